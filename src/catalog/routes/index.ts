@@ -1,0 +1,283 @@
+// Operator API: promotions, mission groups and missions.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, Id, Instant, ListQuery, MissionKey } from '../../http/schemas.ts';
+import * as catalog from '../service.ts';
+
+const PromotionType = Type.Union([Type.Literal('COMPOSITE'), Type.Literal('DAILY_CHECK')]);
+const PromotionStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]);
+const Recurrence = Type.Union([
+  Type.Literal('ONE_TIME'),
+  Type.Literal('DAILY'),
+  Type.Literal('WEEKLY'),
+  Type.Literal('MONTHLY'),
+]);
+const Title = Type.String({ minLength: 1, maxLength: 200 });
+const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Asia/Seoul' });
+
+const Promotion = Type.Object({
+  id: Type.String(),
+  partnerId: Type.String(),
+  type: PromotionType,
+  title: Type.String(),
+  timezone: Type.String(),
+  startAt: Type.String(),
+  endAt: Type.Union([Type.String(), Type.Null()]),
+  status: PromotionStatus,
+  activatedAt: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+const MissionGroup = Type.Object({
+  id: Type.String(),
+  promotionId: Type.String(),
+  partnerId: Type.String(),
+  title: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+const Mission = Type.Object({
+  id: Type.String(),
+  missionGroupId: Type.String(),
+  partnerId: Type.String(),
+  missionKey: Type.String(),
+  title: Type.String(),
+  recurrence: Recurrence,
+  target: Type.Union([Type.Integer(), Type.Null()]),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+const Target = Type.Union([Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()], {
+  description: 'When set, a completion must report metadata.current >= target',
+});
+const security = [{ adminBearer: [] }];
+
+export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { database, clock } = app.deps;
+  const db = database.db;
+
+  // --- promotions ---
+  const ptags = ['admin: promotions'];
+  const PromotionParams = Type.Object({ promotionId: Id('Promotion id') });
+
+  app.post(
+    '/promotions',
+    {
+      schema: {
+        tags: ptags,
+        security,
+        summary: 'Create a promotion (INACTIVE unless status says otherwise)',
+        body: Type.Object(
+          {
+            partnerId: Id('Partner id'),
+            type: PromotionType,
+            title: Title,
+            timezone: Timezone,
+            startAt: Instant,
+            endAt: Type.Optional(Type.Union([Instant, Type.Null()])),
+            status: Type.Optional(PromotionStatus),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Promotion, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await catalog.createPromotion(db, clock, request.body)),
+  );
+
+  app.get(
+    '/promotions',
+    {
+      schema: {
+        tags: ptags,
+        security,
+        summary: 'List promotions',
+        querystring: Type.Intersect([
+          ListQuery,
+          Type.Object({ partnerId: Type.Optional(Id('Partner id')), status: Type.Optional(PromotionStatus) }),
+        ]),
+        response: { 200: Type.Object({ items: Type.Array(Promotion) }), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => ({
+      items: await catalog.listPromotions(db, {
+        ...(request.query.partnerId !== undefined && { partnerId: request.query.partnerId }),
+        ...(request.query.status !== undefined && { status: request.query.status }),
+        limit: request.query.limit ?? 100,
+        offset: request.query.offset ?? 0,
+      }),
+    }),
+  );
+
+  app.get(
+    '/promotions/:promotionId',
+    {
+      schema: {
+        tags: ptags,
+        security,
+        summary: 'Get a promotion',
+        params: PromotionParams,
+        response: { 200: Promotion, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => catalog.getPromotion(db, request.params.promotionId),
+  );
+
+  app.patch(
+    '/promotions/:promotionId',
+    {
+      schema: {
+        tags: ptags,
+        security,
+        summary: 'Change a promotion; partner, type, start and time zone are fixed once it has been ACTIVE (2102)',
+        params: PromotionParams,
+        body: Type.Object(
+          {
+            partnerId: Type.Optional(Id('Partner id')),
+            type: Type.Optional(PromotionType),
+            title: Type.Optional(Title),
+            timezone: Type.Optional(Timezone),
+            startAt: Type.Optional(Instant),
+            endAt: Type.Optional(Type.Union([Instant, Type.Null()])),
+            status: Type.Optional(PromotionStatus),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: Promotion, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => catalog.updatePromotion(db, clock, request.params.promotionId, request.body),
+  );
+
+  // --- mission groups ---
+  const gtags = ['admin: mission groups'];
+  const GroupParams = Type.Object({ groupId: Id('Mission group id') });
+
+  app.post(
+    '/promotions/:promotionId/mission-groups',
+    {
+      schema: {
+        tags: gtags,
+        security,
+        summary: 'Create a mission group in a promotion',
+        params: PromotionParams,
+        body: Type.Object({ title: Title }, { additionalProperties: false }),
+        response: { 201: MissionGroup, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await catalog.createMissionGroup(db, clock, request.params.promotionId, request.body)),
+  );
+
+  app.get(
+    '/promotions/:promotionId/mission-groups',
+    {
+      schema: {
+        tags: gtags,
+        security,
+        summary: "List a promotion's mission groups",
+        params: PromotionParams,
+        response: { 200: Type.Object({ items: Type.Array(MissionGroup) }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => ({ items: await catalog.listMissionGroups(db, request.params.promotionId) }),
+  );
+
+  app.get(
+    '/mission-groups/:groupId',
+    {
+      schema: {
+        tags: gtags,
+        security,
+        summary: 'Get a mission group',
+        params: GroupParams,
+        response: { 200: MissionGroup, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => catalog.getMissionGroup(db, request.params.groupId),
+  );
+
+  app.patch(
+    '/mission-groups/:groupId',
+    {
+      schema: {
+        tags: gtags,
+        security,
+        summary: 'Rename a mission group',
+        params: GroupParams,
+        body: Type.Object({ title: Title }, { additionalProperties: false }),
+        response: { 200: MissionGroup, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => catalog.updateMissionGroup(db, clock, request.params.groupId, request.body),
+  );
+
+  // --- missions ---
+  const mtags = ['admin: missions'];
+  const MissionParams = Type.Object({ missionId: Id('Mission id') });
+
+  app.post(
+    '/mission-groups/:groupId/missions',
+    {
+      schema: {
+        tags: mtags,
+        security,
+        summary: 'Create a mission; its key is unique per partner',
+        params: GroupParams,
+        body: Type.Object(
+          { missionKey: MissionKey, title: Title, recurrence: Recurrence, target: Type.Optional(Target) },
+          { additionalProperties: false },
+        ),
+        response: { 201: Mission, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await catalog.createMission(db, clock, request.params.groupId, request.body)),
+  );
+
+  app.get(
+    '/mission-groups/:groupId/missions',
+    {
+      schema: {
+        tags: mtags,
+        security,
+        summary: "List a mission group's missions",
+        params: GroupParams,
+        response: { 200: Type.Object({ items: Type.Array(Mission) }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => ({ items: await catalog.listMissions(db, request.params.groupId) }),
+  );
+
+  app.get(
+    '/missions/:missionId',
+    {
+      schema: {
+        tags: mtags,
+        security,
+        summary: 'Get a mission',
+        params: MissionParams,
+        response: { 200: Mission, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => catalog.getMission(db, request.params.missionId),
+  );
+
+  app.patch(
+    '/missions/:missionId',
+    {
+      schema: {
+        tags: mtags,
+        security,
+        summary: 'Change a mission title or target (key and recurrence are fixed)',
+        params: MissionParams,
+        body: Type.Object(
+          { title: Type.Optional(Title), target: Type.Optional(Target) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: Mission, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => catalog.updateMission(db, clock, request.params.missionId, request.body),
+  );
+};

@@ -1,0 +1,126 @@
+// Table types for Kysely, one interface per table of the migrations. Keep in step with
+// src/db/migrations/*.sql: a column added there is added here in the same commit.
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface PartnersTable {
+  id: string;
+  name: string;
+  status: Generated<'ACTIVE' | 'DISABLED'>;
+  allowed_ips: Generated<string[]>;
+  redirect_urls: Generated<string[]>;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface PartnerApiKeysTable {
+  id: string;
+  partner_id: string;
+  key_hash: string;
+  key_prefix: string;
+  name: string | null;
+  created_at: Generated<Date>;
+  revoked_at: NullableTimestamp;
+}
+
+export type AdminRole = 'OWNER' | 'OPERATOR' | 'VIEWER';
+
+export interface AdminCredentialsTable {
+  id: string;
+  name: string;
+  role: AdminRole;
+  secret_hash: string;
+  secret_prefix: string;
+  created_at: Generated<Date>;
+  revoked_at: NullableTimestamp;
+}
+
+export type PromotionType = 'COMPOSITE' | 'DAILY_CHECK';
+export type PromotionStatus = 'ACTIVE' | 'INACTIVE';
+export type RecurrenceType = 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
+
+export interface PromotionsTable {
+  id: string;
+  partner_id: string;
+  type: PromotionType;
+  title: string;
+  timezone: string;
+  start_at: Timestamp;
+  end_at: NullableTimestamp;
+  status: Generated<PromotionStatus>;
+  activated_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface MissionGroupsTable {
+  id: string;
+  partner_id: string;
+  promotion_id: string;
+  title: string;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface MissionsTable {
+  id: string;
+  partner_id: string;
+  mission_group_id: string;
+  mission_key: string;
+  title: string;
+  recurrence: RecurrenceType;
+  target: number | null;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface PlatformAccountsTable {
+  id: string;
+  issuer: string;
+  subject: string;
+  display_name: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface UserMappingsTable {
+  partner_id: string;
+  partner_uid: string;
+  account_id: string;
+  region: string;
+  created_at: Generated<Date>;
+}
+
+export interface MissionProgressTable {
+  partner_id: string;
+  partner_uid: string;
+  mission_id: string;
+  period_key: string;
+  completed: boolean;
+  target: number | null;
+  current: number | null;
+  completed_at: NullableTimestamp;
+  completed_by: string | null;
+  report_count: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SchemaMigrationsTable {
+  version: string;
+  applied_at: Generated<Date>;
+}
+
+export interface DB {
+  partners: PartnersTable;
+  partner_api_keys: PartnerApiKeysTable;
+  admin_credentials: AdminCredentialsTable;
+  promotions: PromotionsTable;
+  mission_groups: MissionGroupsTable;
+  missions: MissionsTable;
+  platform_accounts: PlatformAccountsTable;
+  user_mappings: UserMappingsTable;
+  mission_progress: MissionProgressTable;
+  schema_migrations: SchemaMigrationsTable;
+}

@@ -1,0 +1,86 @@
+// The error catalog: every error code the service can answer with, its name, HTTP status and
+// category. The spec's eight codes keep their numbers; ours live in blocks from 3000 up (docs/errors.md).
+
+export interface ErrorSpec {
+  readonly code: number;
+  readonly status: number;
+  readonly category: string;
+}
+
+export const ERRORS = {
+  // --- The specification's codes (fixed numbers and names) ---
+  ADMIN_PERMISSION_DENIED: { code: 901, status: 403, category: 'Admin' },
+  NOT_FOUND_MISSION_GROUP: { code: 1101, status: 404, category: 'MissionGroup' },
+  NOT_FOUND_MISSION: { code: 1201, status: 404, category: 'Mission' },
+  NOT_FOUND_REWARD_ASSET: { code: 1401, status: 404, category: 'RewardAsset' },
+  NOT_SET_REWARD_ASSET_DECIMALS: { code: 1402, status: 422, category: 'RewardAsset' },
+  NOT_FOUND_REWARD_BUDGET: { code: 1902, status: 404, category: 'Budget' },
+  NOT_FOUND_PROMOTION: { code: 2101, status: 404, category: 'Promotion' },
+  IMMUTABLE_PROMOTION_FIELD: { code: 2102, status: 409, category: 'Promotion' },
+
+  // --- 3000: the request itself ---
+  VALIDATION_FAILED: { code: 3000, status: 400, category: 'Request' },
+  MALFORMED_JSON: { code: 3001, status: 400, category: 'Request' },
+  PAYLOAD_TOO_LARGE: { code: 3002, status: 413, category: 'Request' },
+  UNSUPPORTED_MEDIA_TYPE: { code: 3003, status: 415, category: 'Request' },
+  ROUTE_NOT_FOUND: { code: 3004, status: 404, category: 'Request' },
+  RATE_LIMITED: { code: 3005, status: 429, category: 'Request' },
+  SERVICE_UNAVAILABLE: { code: 3098, status: 503, category: 'Request' },
+  INTERNAL_ERROR: { code: 3099, status: 500, category: 'Request' },
+
+  // --- 3100: partner credentials and partner administration ---
+  PARTNER_UNAUTHORIZED: { code: 3100, status: 401, category: 'Partner' },
+  IP_NOT_ALLOWED: { code: 3101, status: 403, category: 'Partner' },
+  NOT_FOUND_PARTNER: { code: 3102, status: 404, category: 'Partner' },
+  NOT_FOUND_API_KEY: { code: 3103, status: 404, category: 'Partner' },
+  PARTNER_DISABLED: { code: 3104, status: 403, category: 'Partner' },
+
+  // --- 3200: operator (admin) credentials ---
+  ADMIN_UNAUTHORIZED: { code: 3200, status: 401, category: 'Admin' },
+  NOT_FOUND_ADMIN_CREDENTIAL: { code: 3201, status: 404, category: 'Admin' },
+  LAST_OWNER: { code: 3202, status: 409, category: 'Admin' },
+
+  // --- 3300: catalog and progress ---
+  DUPLICATE_MISSION_KEY: { code: 3300, status: 409, category: 'Mission' },
+  PROMOTION_NOT_ACTIVE: { code: 3301, status: 409, category: 'Promotion' },
+  PROMOTION_NOT_IN_PERIOD: { code: 3302, status: 409, category: 'Promotion' },
+  INVALID_MISSION_COMPLETION: { code: 3303, status: 422, category: 'Mission' },
+  INVALID_TIMEZONE: { code: 3304, status: 400, category: 'Promotion' },
+  CONFLICT: { code: 3305, status: 409, category: 'Request' },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** The JSON body of every error response (DESIGN.md section 5). */
+export interface ErrorBody {
+  code: number;
+  name: ErrorName;
+  message: string;
+}
+
+/** An expected failure that becomes an HTTP error response with the catalog's status. */
+export class AppError extends Error {
+  readonly errorName: ErrorName;
+  readonly code: number;
+  readonly status: number;
+  /** Extra fields the client may use (e.g. which field failed); never internals. */
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(name: ErrorName, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super(message, { cause: options?.cause });
+    this.name = 'AppError';
+    this.errorName = name;
+    this.code = ERRORS[name].code;
+    this.status = ERRORS[name].status;
+    this.details = options?.details;
+  }
+
+  toBody(): ErrorBody & Record<string, unknown> {
+    return { code: this.code, name: this.errorName, message: this.message, ...this.details };
+  }
+}
+
+/** Shorthand: `throw appError('NOT_FOUND_MISSION', "no mission 'x'")`. */
+export function appError(name: ErrorName, message: string, details?: Record<string, unknown>): AppError {
+  return new AppError(name, message, details ? { details } : undefined);
+}

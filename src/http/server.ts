@@ -1,0 +1,110 @@
+// Assembles the HTTP server: logging with request ids, validation, the error catalog, OpenAPI, and
+// the scopes (public, partner, admin) each with its own authentication.
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/connection.ts';
+import type { Clock } from '../domain/clock.ts';
+import { registerErrorHandling } from './error-handler.ts';
+import { publicRoutes } from './public-routes.ts';
+import { partnerScope } from './partner-scope.ts';
+import { adminScope } from './admin-scope.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  /** Pass false in tests to silence logs; defaults to JSON logs at config.logLevel. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export type App = FastifyInstance;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+function validatorCompilers() {
+  // Bodies are JSON and must carry the right types: "true" is not a boolean. Query strings and
+  // path parameters are text by nature, so there numbers and booleans are coerced.
+  const options = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
+  const body = new Ajv({ ...options, coerceTypes: false });
+  const text = new Ajv({ ...options, coerceTypes: 'array' });
+  addFormats(body);
+  addFormats(text);
+  return { body, text };
+}
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+    },
+    // A hop count trusts that many proxies nearest to us; CIDRs trust those addresses only.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy)
+        : config.trustProxy,
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { strict: false } },
+  }) as unknown as App;
+
+  const compilers = validatorCompilers();
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? compilers.body : compilers.text).compile(schema),
+  );
+
+  app.decorate('deps', deps);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Mission Reward Service',
+        version: '1.0.0',
+        description:
+          'Partner API (link check, login redirect, connect, achieve), operator API under /admin/v1. ' +
+          'Every error has the body {code, name, message}; see docs/errors.md.',
+      },
+      servers: [{ url: config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          partnerId: { type: 'apiKey', in: 'header', name: 'X-Partner-Id' },
+          partnerApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+          adminBearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await app.register(publicRoutes);
+  await app.register(partnerScope, { prefix: '/v1' });
+  await app.register(adminScope, { prefix: '/admin/v1' });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}

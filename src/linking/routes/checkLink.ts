@@ -1,0 +1,25 @@
+// GET /v1/mission-users: is this partner user linked to a platform account? (spec 4.1)
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, PartnerUid } from '../../http/schemas.ts';
+import { isLinked } from '../store.ts';
+
+export const checkLinkRoute: FastifyPluginAsyncTypebox = async (app) => {
+  const { database } = app.deps;
+  app.get(
+    '/mission-users',
+    {
+      schema: {
+        tags: ['partner'],
+        summary: 'Check whether a partner user is linked',
+        security: [{ partnerId: [], partnerApiKey: [] }],
+        querystring: Type.Object({ partnerUid: PartnerUid }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ result: Type.Boolean({ description: 'true if linked' }) }),
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request) => ({ result: await isLinked(database.db, request.partner.id, request.query.partnerUid) }),
+  );
+};

@@ -1,0 +1,188 @@
+// Partner use cases: registration, settings (allow-list, redirect URLs), API keys, and
+// authentication of partner calls.
+import type { Kysely } from 'kysely';
+import { appError } from '../errors.ts';
+import type { DB } from '../db/schema.ts';
+import type { Clock } from '../domain/clock.ts';
+import { digestsEqual, newId, newSecret, sha256Hex } from '../domain/ids.ts';
+import { canonicalCidr } from '../domain/ip-allow-list.ts';
+import * as store from './store.ts';
+import type { ApiKeyRow, PartnerRow } from './store.ts';
+
+export interface PartnerView {
+  id: string;
+  name: string;
+  status: 'ACTIVE' | 'DISABLED';
+  allowedIps: string[];
+  redirectUrls: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function partnerView(row: PartnerRow): PartnerView {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    allowedIps: row.allowed_ips,
+    redirectUrls: row.redirect_urls,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export interface ApiKeyView {
+  id: string;
+  partnerId: string;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+function apiKeyView(row: ApiKeyRow): ApiKeyView {
+  return {
+    id: row.id,
+    partnerId: row.partner_id,
+    name: row.name,
+    prefix: row.key_prefix,
+    createdAt: row.created_at.toISOString(),
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+  };
+}
+
+function canonicalAllowList(entries: string[]): string[] {
+  const out = new Set<string>();
+  for (const entry of entries) {
+    const cidr = canonicalCidr(entry);
+    if (cidr === undefined) {
+      throw appError('VALIDATION_FAILED', `allowedIps: '${entry}' is not an IP address or CIDR`, { field: 'allowedIps' });
+    }
+    out.add(cidr);
+  }
+  return [...out];
+}
+
+/**
+ * A registered redirect URL: absolute http(s), no query, no fragment, no credentials. The login
+ * returns only to one of these (scheme, host, port and path compared exactly).
+ */
+export function canonicalRedirectUrl(entry: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(entry);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') return undefined;
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
+function canonicalRedirectUrls(entries: string[]): string[] {
+  const out = new Set<string>();
+  for (const entry of entries) {
+    const canonical = canonicalRedirectUrl(entry);
+    if (canonical === undefined) {
+      throw appError(
+        'VALIDATION_FAILED',
+        `redirectUrls: '${entry}' must be an absolute http(s) URL without query, fragment or credentials`,
+        { field: 'redirectUrls' },
+      );
+    }
+    out.add(canonical);
+  }
+  return [...out];
+}
+
+export async function createPartner(
+  db: Kysely<DB>,
+  clock: Clock,
+  input: { name: string; allowedIps?: string[]; redirectUrls?: string[] },
+): Promise<PartnerView> {
+  const row = await store.insertPartner(db, {
+    id: newId('ptn'),
+    name: input.name,
+    allowedIps: canonicalAllowList(input.allowedIps ?? []),
+    redirectUrls: canonicalRedirectUrls(input.redirectUrls ?? []),
+    now: clock.now(),
+  });
+  return partnerView(row);
+}
+
+export async function getPartner(db: Kysely<DB>, partnerId: string): Promise<PartnerView> {
+  const row = await store.findPartner(db, partnerId);
+  if (!row) throw appError('NOT_FOUND_PARTNER', `no partner '${partnerId}'`);
+  return partnerView(row);
+}
+
+export async function listPartners(db: Kysely<DB>, limit: number, offset: number): Promise<PartnerView[]> {
+  return (await store.listPartners(db, limit, offset)).map(partnerView);
+}
+
+export async function updatePartner(
+  db: Kysely<DB>,
+  clock: Clock,
+  partnerId: string,
+  input: { name?: string; status?: 'ACTIVE' | 'DISABLED'; allowedIps?: string[]; redirectUrls?: string[] },
+): Promise<PartnerView> {
+  const row = await store.updatePartner(db, partnerId, {
+    ...input,
+    ...(input.allowedIps !== undefined && { allowedIps: canonicalAllowList(input.allowedIps) }),
+    ...(input.redirectUrls !== undefined && { redirectUrls: canonicalRedirectUrls(input.redirectUrls) }),
+    now: clock.now(),
+  });
+  if (!row) throw appError('NOT_FOUND_PARTNER', `no partner '${partnerId}'`);
+  return partnerView(row);
+}
+
+export async function createApiKey(
+  db: Kysely<DB>,
+  clock: Clock,
+  partnerId: string,
+  name: string | undefined,
+): Promise<ApiKeyView & { apiKey: string }> {
+  await getPartner(db, partnerId);
+  const apiKey = newSecret('mrk');
+  const row = await store.insertApiKey(db, {
+    id: newId('key'),
+    partnerId,
+    keyHash: sha256Hex(apiKey),
+    keyPrefix: apiKey.slice(0, 10),
+    name: name ?? null,
+    now: clock.now(),
+  });
+  return { ...apiKeyView(row), apiKey };
+}
+
+export async function listApiKeys(db: Kysely<DB>, partnerId: string): Promise<ApiKeyView[]> {
+  await getPartner(db, partnerId);
+  return (await store.listApiKeys(db, partnerId)).map(apiKeyView);
+}
+
+export async function revokeApiKey(db: Kysely<DB>, clock: Clock, partnerId: string, keyId: string): Promise<void> {
+  const row = await store.revokeApiKey(db, partnerId, keyId, clock.now());
+  if (!row) throw appError('NOT_FOUND_API_KEY', `partner '${partnerId}' has no API key '${keyId}'`);
+}
+
+export type PartnerAuthResult =
+  | { outcome: 'OK'; partner: PartnerRow }
+  | { outcome: 'UNAUTHORIZED' }
+  | { outcome: 'DISABLED' };
+
+/** Checks a partner id and API key: the key's hash is compared in constant time with each live key. */
+export async function authenticatePartner(
+  db: Kysely<DB>,
+  partnerId: string,
+  apiKey: string,
+): Promise<PartnerAuthResult> {
+  const credentials = await store.findPartnerCredentials(db, partnerId);
+  if (!credentials) return { outcome: 'UNAUTHORIZED' };
+  const presented = sha256Hex(apiKey);
+  let matched = false;
+  // No early exit: the time taken does not tell which key (if any) matched.
+  for (const hash of credentials.keyHashes) matched = digestsEqual(hash, presented) || matched;
+  if (!matched) return { outcome: 'UNAUTHORIZED' };
+  if (credentials.partner.status !== 'ACTIVE') return { outcome: 'DISABLED' };
+  return { outcome: 'OK', partner: credentials.partner };
+}

@@ -1,0 +1,46 @@
+// POST /v1/achieve: the partner reports a user's progress on a mission (spec 4.4).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, sendEmpty, MissionKey, PartnerUid, ProgressValue } from '../../http/schemas.ts';
+import { achieve } from '../service.ts';
+
+const AchieveBody = Type.Object(
+  {
+    partnerUid: PartnerUid,
+    missionKey: MissionKey,
+    completed: Type.Boolean({ description: 'Completion state; once true has been stored it stays true' }),
+    metadata: Type.Optional(
+      Type.Object(
+        {
+          target: Type.Optional({ ...ProgressValue, description: 'Maximum target value (progress gauge)' }),
+          current: Type.Optional({ ...ProgressValue, description: 'Current progress value' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const achieveRoute: FastifyPluginAsyncTypebox = async (app) => {
+  const { database, clock } = app.deps;
+  app.post(
+    '/achieve',
+    {
+      schema: {
+        tags: ['partner'],
+        summary: 'Report mission progress or completion (upsert)',
+        description:
+          'Looks the mission up by missionKey, checks the report and stores it; the first completion of a ' +
+          "period pays the mission's reward. Callers must come from the partner's allow-listed addresses.",
+        security: [{ partnerId: [], partnerApiKey: [] }],
+        body: AchieveBody,
+        response: { 200: Type.Null({ description: 'Empty body: saved and committed' }), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      await achieve(database.db, clock, request.partner.id, request.body);
+      return sendEmpty(reply, 200);
+    },
+  );
+};

@@ -1,0 +1,39 @@
+// Operator API: a user's progress records.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, Id, PartnerUid } from '../../http/schemas.ts';
+import { getPartner } from '../../partners/service.ts';
+import { userProgress } from '../service.ts';
+
+const ProgressRecord = Type.Object({
+  missionKey: Type.String(),
+  missionId: Type.String(),
+  periodKey: Type.String({ description: "ONCE, a local date, 'W' + the week's Monday, or a month" }),
+  completed: Type.Boolean(),
+  target: Type.Union([Type.Integer(), Type.Null()]),
+  current: Type.Union([Type.Integer(), Type.Null()]),
+  completedAt: Type.Union([Type.String(), Type.Null()]),
+  reportCount: Type.Integer(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+
+export const progressAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { database } = app.deps;
+  app.get(
+    '/partners/:partnerId/users/:partnerUid/progress',
+    {
+      schema: {
+        tags: ['admin: users'],
+        security: [{ adminBearer: [] }],
+        summary: "A partner user's progress records, one per mission and period",
+        params: Type.Object({ partnerId: Id('Partner id'), partnerUid: PartnerUid }),
+        response: { 200: Type.Object({ items: Type.Array(ProgressRecord) }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      await getPartner(database.db, request.params.partnerId);
+      return { items: await userProgress(database.db, request.params.partnerId, request.params.partnerUid) };
+    },
+  );
+};

@@ -1,0 +1,169 @@
+// Test harness: each test file gets its own database (a fresh in-memory PGlite, or a fresh
+// PostgreSQL database when DATABASE_URL is set), migrated, and an app on a manual clock.
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadConfig } from '../src/config.ts';
+import type { Config } from '../src/config.ts';
+import { openPGlite, openPostgres } from '../src/db/connection.ts';
+import type { Database } from '../src/db/connection.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { ManualClock } from '../src/domain/clock.ts';
+import { buildApp } from '../src/http/server.ts';
+import type { App } from '../src/http/server.ts';
+import { ensureOwnerToken } from '../src/admins/service.ts';
+
+export const ADMIN_TOKEN = 'test-owner-token-0123456789';
+
+/** A fresh, migrated database for one test file; `drop` removes it again. */
+export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (url === undefined || url === '') {
+    const database = await openPGlite(undefined);
+    await migrate(database);
+    return { database, drop: () => database.close() };
+  }
+  const name = `mrs_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = openPostgres(target.toString(), 20);
+  await migrate(database);
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestContext {
+  app: App;
+  database: Database;
+  clock: ManualClock;
+  config: Config;
+  /** JSON log lines the app wrote (when started with captureLogs). */
+  logs: Array<Record<string, unknown>>;
+  close(): Promise<void>;
+  /** An operator call with the OWNER token (or the given bearer secret). */
+  admin(method: InjectOptions['method'], url: string, body?: unknown, token?: string): Promise<LightMyRequestResponse>;
+}
+
+export async function startTestApp(
+  options: { env?: Record<string, string>; now?: string; captureLogs?: boolean } = {},
+): Promise<TestContext> {
+  const { database, drop } = await createTestDatabase();
+  const clock = new ManualClock(options.now ?? '2026-11-22T03:00:00Z');
+  const config = loadConfig({ ADMIN_TOKEN, LOG_LEVEL: 'info', ...options.env });
+  await ensureOwnerToken(database.db, ADMIN_TOKEN);
+  const logs: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const app = await buildApp({
+    config,
+    database,
+    clock,
+    logger: options.captureLogs ? { level: 'info', stream } : false,
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    clock,
+    config,
+    logs,
+    async close() {
+      await app.close();
+      await drop();
+    },
+    admin(method, url, body, token = ADMIN_TOKEN) {
+      return app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${token}` },
+        ...(body !== undefined && { payload: body as InjectOptions['payload'] }),
+      });
+    },
+  };
+}
+
+export interface MissionSetup {
+  partnerId: string;
+  apiKey: string;
+  promotionId: string;
+  groupId: string;
+  missionId: string;
+  missionKey: string;
+}
+
+/** Creates a partner (allow-listing 127.0.0.1), an API key, an ACTIVE promotion, a group and a mission. */
+export async function setupMission(
+  ctx: TestContext,
+  mission: { missionKey?: string; recurrence?: string; target?: number; timezone?: string } = {},
+): Promise<MissionSetup> {
+  const ok = <T>(response: LightMyRequestResponse, status = 201): T => {
+    if (response.statusCode !== status) throw new Error(`setup failed: ${response.statusCode} ${response.body}`);
+    return response.json<T>();
+  };
+  const partner = ok<{ id: string }>(
+    await ctx.admin('POST', '/admin/v1/partners', { name: 'Test partner', allowedIps: ['127.0.0.1', '::1'] }),
+  );
+  const key = ok<{ apiKey: string }>(await ctx.admin('POST', `/admin/v1/partners/${partner.id}/api-keys`, {}));
+  const promotion = ok<{ id: string }>(
+    await ctx.admin('POST', '/admin/v1/promotions', {
+      partnerId: partner.id,
+      type: 'COMPOSITE',
+      title: 'Test promotion',
+      timezone: mission.timezone ?? 'Asia/Seoul',
+      startAt: '2026-01-01T00:00:00Z',
+      status: 'ACTIVE',
+    }),
+  );
+  const group = ok<{ id: string }>(
+    await ctx.admin('POST', `/admin/v1/promotions/${promotion.id}/mission-groups`, { title: 'Group' }),
+  );
+  const missionKey = mission.missionKey ?? 'daily-login';
+  const created = ok<{ id: string }>(
+    await ctx.admin('POST', `/admin/v1/mission-groups/${group.id}/missions`, {
+      missionKey,
+      title: 'Log in',
+      recurrence: mission.recurrence ?? 'DAILY',
+      ...(mission.target !== undefined && { target: mission.target }),
+    }),
+  );
+  return {
+    partnerId: partner.id,
+    apiKey: key.apiKey,
+    promotionId: promotion.id,
+    groupId: group.id,
+    missionId: created.id,
+    missionKey,
+  };
+}
+
+/** A partner API call with the setup's credentials from an allow-listed address. */
+export function partnerCall(
+  ctx: TestContext,
+  setup: Pick<MissionSetup, 'partnerId' | 'apiKey'>,
+  options: { method: InjectOptions['method']; url: string; body?: unknown; remoteAddress?: string; headers?: Record<string, string> },
+): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({
+    method: options.method,
+    url: options.url,
+    remoteAddress: options.remoteAddress ?? '127.0.0.1',
+    headers: { 'x-partner-id': setup.partnerId, 'x-api-key': setup.apiKey, ...options.headers },
+    ...(options.body !== undefined && { payload: options.body as InjectOptions['payload'] }),
+  });
+}
