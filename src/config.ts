@@ -1,5 +1,6 @@
 // Every environment variable the service reads, parsed and validated once into a typed object.
 // A bad value stops start-up with a message naming the variable.
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 
@@ -27,6 +28,10 @@ export interface Config {
   databasePoolSize: number;
   /** 'production' refuses development-only conveniences. */
   nodeEnv: string;
+  /** Secret that signs end-user session cookies (HMAC-SHA256); shared by every process. */
+  sessionSecret: string;
+  /** Lifetime of an end-user session, in seconds. */
+  sessionTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -107,6 +112,16 @@ export function loadConfig(env: Env = process.env): Config {
     /\/+$/,
     '',
   );
+  const nodeEnv = nonEmpty(env, 'NODE_ENV') ?? 'development';
+  let sessionSecret = nonEmpty(env, 'SESSION_SECRET');
+  if (sessionSecret !== undefined && sessionSecret.length < 32) {
+    throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters long');
+  }
+  if (sessionSecret === undefined) {
+    if (nodeEnv === 'production') throw new ConfigError('SESSION_SECRET', 'is required when NODE_ENV=production');
+    // Development: a secret of this process only; sessions end when it restarts.
+    sessionSecret = randomBytes(32).toString('base64url');
+  }
   return {
     port,
     host,
@@ -118,6 +133,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
-    nodeEnv: nonEmpty(env, 'NODE_ENV') ?? 'development',
+    nodeEnv,
+    sessionSecret,
+    sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 90 * 24 * 3600),
   };
 }

@@ -39,6 +39,7 @@ export const ERRORS = {
   ADMIN_UNAUTHORIZED: { code: 3200, status: 401, category: 'Admin' },
   NOT_FOUND_ADMIN_CREDENTIAL: { code: 3201, status: 404, category: 'Admin' },
   LAST_OWNER: { code: 3202, status: 409, category: 'Admin' },
+  USER_UNAUTHORIZED: { code: 3210, status: 401, category: 'User' },
 
   // --- 3300: catalog and progress ---
   DUPLICATE_MISSION_KEY: { code: 3300, status: 409, category: 'Mission' },

@@ -13,6 +13,7 @@ import { ManualClock } from '../src/domain/clock.ts';
 import { buildApp } from '../src/http/server.ts';
 import type { App } from '../src/http/server.ts';
 import { ensureOwnerToken } from '../src/admins/service.ts';
+import { createSessionToken, SESSION_COOKIE } from '../src/http/session.ts';
 
 export const ADMIN_TOKEN = 'test-owner-token-0123456789';
 
@@ -166,4 +167,34 @@ export function partnerCall(
     headers: { 'x-partner-id': setup.partnerId, 'x-api-key': setup.apiKey, ...options.headers },
     ...(options.body !== undefined && { payload: options.body as InjectOptions['payload'] }),
   });
+}
+
+/** A session cookie header for a platform account, as the login would set it. */
+export function sessionCookie(ctx: TestContext, accountId: string): string {
+  const token = createSessionToken(accountId, ctx.clock.now(), ctx.config.sessionTtlSeconds, ctx.config.sessionSecret);
+  return `${SESSION_COOKIE}=${token}`;
+}
+
+/** Creates a platform account (and, when partnerUid is given, links it to that partner user). */
+export async function createAccount(
+  ctx: TestContext,
+  options: { subject?: string; displayName?: string; link?: { partnerId: string; partnerUid: string; region?: string } } = {},
+): Promise<string> {
+  const id = `acc_${randomBytes(8).toString('hex')}`;
+  await ctx.database.db
+    .insertInto('platform_accounts')
+    .values({ id, issuer: 'test', subject: options.subject ?? id, display_name: options.displayName ?? null })
+    .execute();
+  if (options.link) {
+    await ctx.database.db
+      .insertInto('user_mappings')
+      .values({
+        partner_id: options.link.partnerId,
+        partner_uid: options.link.partnerUid,
+        account_id: id,
+        region: options.link.region ?? 'KR',
+      })
+      .execute();
+  }
+  return id;
 }

@@ -14,6 +14,8 @@ import { registerErrorHandling } from './error-handler.ts';
 import { publicRoutes } from './public-routes.ts';
 import { partnerScope } from './partner-scope.ts';
 import { adminScope } from './admin-scope.ts';
+import { userScope } from './user-scope.ts';
+import cookie from '@fastify/cookie';
 
 export interface AppDeps {
   config: Config;
@@ -75,6 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   registerErrorHandling(app);
 
+  await app.register(cookie);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -91,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           partnerId: { type: 'apiKey', in: 'header', name: 'X-Partner-Id' },
           partnerApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
           adminBearer: { type: 'http', scheme: 'bearer' },
+          userSession: { type: 'apiKey', in: 'cookie', name: 'mrs_session' },
         },
       },
     },
@@ -100,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(publicRoutes);
   await app.register(partnerScope, { prefix: '/v1' });
   await app.register(adminScope, { prefix: '/admin/v1' });
+  await app.register(userScope, { prefix: '/v1/me' });
   return app;
 }
 

@@ -1,0 +1,35 @@
+// GET /v1/me: the signed-in platform account and the partner users linked to it.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/schemas.ts';
+import { findAccountWithMappings } from '../store.ts';
+import { appError } from '../../errors.ts';
+
+export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { database } = app.deps;
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The signed-in account and its linked partner users',
+        response: {
+          200: Type.Object({
+            accountId: Type.String(),
+            displayName: Type.Union([Type.String(), Type.Null()]),
+            mappings: Type.Array(
+              Type.Object({ partnerId: Type.String(), partnerName: Type.String(), partnerUid: Type.String(), region: Type.String(), linkedAt: Type.String() }),
+            ),
+          }),
+          ...errorResponses(401),
+        },
+      },
+    },
+    async (request) => {
+      const found = await findAccountWithMappings(database.db, request.account.id);
+      // A session for an account that no longer exists is no session.
+      if (!found) throw appError('USER_UNAUTHORIZED', 'sign in to the reward platform first');
+      return found;
+    },
+  );
+};
