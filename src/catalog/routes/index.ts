@@ -92,10 +92,14 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ptags,
         security,
         summary: 'List promotions',
-        querystring: Type.Intersect([
-          ListQuery,
-          Type.Object({ partnerId: Type.Optional(Id('Partner id')), status: Type.Optional(PromotionStatus) }),
-        ]),
+        querystring: Type.Object(
+          {
+            ...ListQuery.properties,
+            partnerId: Type.Optional(Id('Partner id')),
+            status: Type.Optional(PromotionStatus),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: Type.Object({ items: Type.Array(Promotion) }), ...errorResponses(400, 401) },
       },
     },
