@@ -47,7 +47,10 @@ export interface ProgressReport {
   missionId: string;
   periodKey: string;
   completed: boolean;
+  /** metadata.target as the partner reported it (null when absent). */
   target: number | null;
+  /** The mission's own target: the gauge's maximum for a new record the partner gave none for. */
+  defaultTarget: number | null;
   current: number | null;
   now: Date;
   /** A value unique to this report; it is stored only if this report is the one that completes. */
@@ -68,7 +71,7 @@ export async function upsertProgress(db: Kysely<DB>, report: ProgressReport): Pr
       mission_id: report.missionId,
       period_key: report.periodKey,
       completed: report.completed,
-      target: report.target,
+      target: report.target ?? report.defaultTarget,
       current: report.current,
       completed_at: report.completed ? report.now : null,
       completed_by: report.completed ? report.completionMarker : null,
@@ -80,7 +83,8 @@ export async function upsertProgress(db: Kysely<DB>, report: ProgressReport): Pr
         completed: sql<boolean>`mission_progress.completed OR excluded.completed`,
         completed_at: sql<Date>`coalesce(mission_progress.completed_at, excluded.completed_at)`,
         completed_by: sql<string>`coalesce(mission_progress.completed_by, excluded.completed_by)`,
-        target: sql<number>`coalesce(excluded.target, mission_progress.target)`,
+        // Only a reported target replaces the stored one; the mission's default fills new records only.
+        target: sql<number>`coalesce(${report.target}::bigint, mission_progress.target)`,
         current: sql<number>`coalesce(excluded.current, mission_progress.current)`,
         report_count: sql<number>`mission_progress.report_count + 1`,
         updated_at: sql<Date>`excluded.updated_at`,
