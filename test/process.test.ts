@@ -72,11 +72,14 @@ describe('the service process', () => {
     } as RequestInit);
     await new Promise((r) => setTimeout(r, 300));
     service.child.kill('SIGTERM');
+    const signalledAt = Date.now();
     const response = await inFlight;
     // 400 for `{"name":1}` proves the whole body was read and validated after SIGTERM.
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 3000, field: 'body.name' });
     expect(await service.exited).toBe(0);
+    // Promptly: not held open by idle keep-alive connections (whose timeout is 72 s).
+    expect(Date.now() - signalledAt).toBeLessThan(20_000);
     expect(service.output()).toContain('shutting down');
   }, 200_000);
 });

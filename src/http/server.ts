@@ -72,8 +72,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
 
   app.decorate('deps', deps);
+  // While shutting down, answers in flight close their connection: otherwise a keep-alive socket
+  // left idle after its last answer would hold close() until the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
   });
   registerErrorHandling(app);
 
