@@ -32,6 +32,29 @@ export interface Config {
   sessionSecret: string;
   /** Lifetime of an end-user session, in seconds. */
   sessionTtlSeconds: number;
+  login: LoginConfig;
+}
+
+export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
+
+/** The platform login (OpenID Connect; LINE Login in production). */
+export interface LoginConfig {
+  /** Issuer URL; undefined means the embedded development provider under /dev-oidc. */
+  issuer: string | undefined;
+  clientId: string;
+  clientSecret: string;
+  /** Algorithm of the ID tokens the token endpoint returns (LINE web login: HS256). */
+  idTokenAlg: string;
+  /** Space-separated scopes asked for. */
+  scopes: string;
+  /** Extra authorization parameters per browser type (LINE: auto login in the app, web login outside). */
+  params: Record<BrowserType, Record<string, string>>;
+  /** LIFF app id: MINI and LIFF logins go through the LIFF entry page instead of the web login. */
+  liffId: string | undefined;
+  /** How long a started login may take, in seconds. */
+  stateTtlSeconds: number;
+  /** How long a one-time mapping token stays valid, in seconds. */
+  tokenTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -92,6 +115,58 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
   return entries;
 }
 
+/** LINE's documented authorization parameters: auto login inside LINE, the normal web login outside. */
+const LINE_PARAMS: Record<BrowserType, string> = { MINI: '', LIFF: '', WEB: 'disable_auto_login=true' };
+
+function params(env: Env, name: string, fallback: string): Record<string, string> {
+  const raw = env[name] ?? fallback;
+  const out: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(raw.trim())) {
+    if (!/^[a-z_][a-z0-9_]*$/i.test(key)) throw new ConfigError(name, `has a parameter name '${key}' that is not a plain word`);
+    out[key] = value;
+  }
+  return out;
+}
+
+function idTokenAlg(env: Env, fallback: string): string {
+  const value = nonEmpty(env, 'LOGIN_OIDC_ID_TOKEN_ALG') ?? fallback;
+  if (!['ES256', 'RS256', 'HS256'].includes(value)) throw new ConfigError('LOGIN_OIDC_ID_TOKEN_ALG', `must be ES256, RS256 or HS256, got '${value}'`);
+  return value;
+}
+
+function loadLoginConfig(env: Env, nodeEnv: string): LoginConfig {
+  const issuer = nonEmpty(env, 'LOGIN_OIDC_ISSUER');
+  if (issuer !== undefined) url(env, 'LOGIN_OIDC_ISSUER', issuer, ['https:', 'http:']);
+  if (issuer === undefined && nodeEnv === 'production') {
+    throw new ConfigError('LOGIN_OIDC_ISSUER', 'is required when NODE_ENV=production (the embedded login is for development only)');
+  }
+  const clientId = nonEmpty(env, 'LOGIN_OIDC_CLIENT_ID');
+  const clientSecret = nonEmpty(env, 'LOGIN_OIDC_CLIENT_SECRET');
+  if (issuer !== undefined && clientId === undefined) throw new ConfigError('LOGIN_OIDC_CLIENT_ID', 'is required with LOGIN_OIDC_ISSUER');
+  if (issuer !== undefined && clientSecret === undefined) {
+    throw new ConfigError('LOGIN_OIDC_CLIENT_SECRET', 'is required with LOGIN_OIDC_ISSUER');
+  }
+  const isLine = issuer !== undefined && new URL(issuer).hostname === 'access.line.me';
+  const liffId = nonEmpty(env, 'LOGIN_LIFF_ID');
+  if (liffId !== undefined && !/^[A-Za-z0-9-]{1,64}$/.test(liffId)) throw new ConfigError('LOGIN_LIFF_ID', 'must look like 1234567890-AbcdEfgh');
+  return {
+    issuer: issuer?.replace(/\/+$/, ''),
+    clientId: clientId ?? 'mrs-dev',
+    // The embedded provider lives in this process, so a per-process secret is enough.
+    clientSecret: clientSecret ?? randomBytes(24).toString('base64url'),
+    idTokenAlg: idTokenAlg(env, issuer === undefined ? 'ES256' : isLine ? 'HS256' : 'RS256'),
+    scopes: nonEmpty(env, 'LOGIN_SCOPES') ?? 'openid profile',
+    params: {
+      MINI: params(env, 'LOGIN_PARAMS_MINI', isLine ? LINE_PARAMS.MINI : ''),
+      LIFF: params(env, 'LOGIN_PARAMS_LIFF', isLine ? LINE_PARAMS.LIFF : ''),
+      WEB: params(env, 'LOGIN_PARAMS_WEB', isLine ? LINE_PARAMS.WEB : ''),
+    },
+    liffId,
+    stateTtlSeconds: integer(env, 'LOGIN_STATE_TTL_SECONDS', 600, 30, 3600),
+    tokenTtlSeconds: integer(env, 'LOGIN_TOKEN_TTL_SECONDS', 300, 10, 3600),
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -136,5 +211,6 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv,
     sessionSecret,
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 90 * 24 * 3600),
+    login: loadLoginConfig(env, nodeEnv),
   };
 }

@@ -48,6 +48,24 @@ export const ERRORS = {
   INVALID_MISSION_COMPLETION: { code: 3303, status: 422, category: 'Mission' },
   INVALID_TIMEZONE: { code: 3304, status: 400, category: 'Promotion' },
   CONFLICT: { code: 3305, status: 409, category: 'Request' },
+
+  // --- 3400: login and linking ---
+  INVALID_REDIRECT_URL: { code: 3400, status: 400, category: 'Login' },
+  LOGIN_PARTNER_INVALID: { code: 3401, status: 400, category: 'Login' },
+  INVALID_BROWSER_TYPE: { code: 3402, status: 400, category: 'Login' },
+  LOGIN_STATE_INVALID: { code: 3403, status: 400, category: 'Login' },
+  ID_TOKEN_INVALID: { code: 3404, status: 401, category: 'Login' },
+  LOGIN_PROVIDER_UNAVAILABLE: { code: 3405, status: 503, category: 'Login' },
+  LIFF_NOT_CONFIGURED: { code: 3406, status: 404, category: 'Login' },
+  INVALID_RETURN_PATH: { code: 3407, status: 400, category: 'Login' },
+  MAPPING_TOKEN_INVALID: { code: 3410, status: 400, category: 'Linking' },
+  MAPPING_TOKEN_EXPIRED: { code: 3411, status: 400, category: 'Linking' },
+  MAPPING_TOKEN_USED: { code: 3412, status: 409, category: 'Linking' },
+  MAPPING_TOKEN_WRONG_PARTNER: { code: 3413, status: 403, category: 'Linking' },
+  INVALID_REGION: { code: 3414, status: 400, category: 'Linking' },
+  PARTNER_USER_LINKED_ELSEWHERE: { code: 3415, status: 409, category: 'Linking' },
+  ACCOUNT_LINKED_ELSEWHERE: { code: 3416, status: 409, category: 'Linking' },
+  NOT_FOUND_MAPPING: { code: 3417, status: 404, category: 'Linking' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;

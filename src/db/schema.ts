@@ -92,6 +92,29 @@ export interface UserMappingsTable {
   created_at: Generated<Date>;
 }
 
+export interface LoginStatesTable {
+  state_hash: string;
+  purpose: 'LINK' | 'SESSION';
+  partner_id: string | null;
+  return_to: string;
+  browser_type: 'MINI' | 'LIFF' | 'WEB';
+  code_verifier: string;
+  nonce: string;
+  binding_hash: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface MappingTokensTable {
+  token_hash: string;
+  partner_id: string;
+  account_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  consumed_at: NullableTimestamp;
+  consumed_uid: string | null;
+}
+
 export interface MissionProgressTable {
   partner_id: string;
   partner_uid: string;
@@ -122,5 +145,7 @@ export interface DB {
   platform_accounts: PlatformAccountsTable;
   user_mappings: UserMappingsTable;
   mission_progress: MissionProgressTable;
+  login_states: LoginStatesTable;
+  mapping_tokens: MappingTokensTable;
   schema_migrations: SchemaMigrationsTable;
 }

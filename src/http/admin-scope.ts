@@ -1,5 +1,6 @@
 // The operator scope (/admin/v1): a bearer admin credential on every route, and a role check.
 // Reading needs VIEWER, writing OPERATOR, unless a route asks for more in config.minRole.
+import { linkingAdminRoutes } from '../linking/routes/admin.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { appError } from '../errors.ts';
 import type { AdminRole } from '../db/schema.ts';
@@ -42,4 +43,5 @@ export async function adminScope(app: FastifyInstance): Promise<void> {
   await app.register(partnerAdminRoutes);
   await app.register(catalogAdminRoutes);
   await app.register(progressAdminRoutes);
+  await app.register(linkingAdminRoutes);
 }

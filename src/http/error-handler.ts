@@ -5,6 +5,17 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, ERRORS } from '../errors.ts';
 import type { ErrorName } from '../errors.ts';
 import { classifyDbError } from '../db/errors.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorPage } from './pages.ts';
+
+/** The error body as JSON, or as a page when a browser navigated to a route that asks for it. */
+function send(request: FastifyRequest, reply: FastifyReply, status: number, body: { code: number; name: string; message: string }) {
+  const accept = request.headers.accept ?? '';
+  if (request.routeOptions.config?.htmlErrors && accept.includes('text/html')) {
+    return reply.code(status).type('text/html; charset=utf-8').send(errorPage(body.code, body.name, body.message));
+  }
+  return reply.code(status).send(body);
+}
 
 function fromFastifyError(error: FastifyError): AppError | undefined {
   if (error.validation) {
@@ -50,11 +61,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (appErr && appErr.status < 500) {
       request.log.info({ code: appErr.code, errorName: appErr.errorName, reason: appErr.message }, 'request refused');
-      return reply.code(appErr.status).send(appErr.toBody());
+      return send(request, reply, appErr.status, appErr.toBody());
     }
     request.log.error({ err: error }, 'request failed');
     const name: ErrorName = appErr?.errorName ?? 'INTERNAL_ERROR';
-    return reply.code(ERRORS[name].status).send({
+    return send(request, reply, ERRORS[name].status, {
       code: ERRORS[name].code,
       name,
       message: `${name === 'INTERNAL_ERROR' ? 'internal error' : appErr?.message}; request id ${request.id}`,

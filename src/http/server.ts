@@ -16,6 +16,9 @@ import { partnerScope } from './partner-scope.ts';
 import { adminScope } from './admin-scope.ts';
 import { userScope } from './user-scope.ts';
 import cookie from '@fastify/cookie';
+import { createLoginRuntime, devProviderRoutes } from '../linking/runtime.ts';
+import type { LoginRuntime } from '../linking/runtime.ts';
+import { loginRoutes } from '../linking/routes/login.ts';
 
 export interface AppDeps {
   config: Config;
@@ -71,7 +74,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     (httpPart === 'body' ? compilers.body : compilers.text).compile(schema),
   );
 
-  app.decorate('deps', deps);
+  const login = await createLoginRuntime(config, deps.clock, () => app);
+  app.decorate('deps', { ...deps, login });
+  if (login.dev) {
+    app.log.warn(
+      { issuer: login.dev.issuer },
+      'DEVELOPMENT login provider enabled: any user name signs in without a password. Set LOGIN_OIDC_ISSUER for real logins.',
+    );
+  }
   // While shutting down, answers in flight close their connection: otherwise a keep-alive socket
   // left idle after its last answer would hold close() until the keep-alive timeout.
   let closing = false;
@@ -109,6 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(publicRoutes);
+  await app.register(loginRoutes, { prefix: '/v1' });
+  if (login.dev) await app.register(devProviderRoutes(login.dev));
   await app.register(partnerScope, { prefix: '/v1' });
   await app.register(adminScope, { prefix: '/admin/v1' });
   await app.register(userScope, { prefix: '/v1/me' });
@@ -117,6 +129,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    deps: AppDeps;
+    deps: AppDeps & { login: LoginRuntime };
+  }
+  interface FastifyContextConfig {
+    /** Errors of this route are shown as an HTML page to a browser (it navigated here). */
+    htmlErrors?: boolean;
   }
 }

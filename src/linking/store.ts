@@ -1,6 +1,7 @@
-// SQL of user mappings (partner user -> platform account).
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+// SQL of the login journey: logins in progress, platform accounts, mapping tokens and user
+// mappings (partner user -> platform account).
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { DB, LoginStatesTable, MappingTokensTable } from '../db/schema.ts';
 
 export async function isLinked(db: Kysely<DB>, partnerId: string, partnerUid: string): Promise<boolean> {
   const row = await db
@@ -37,4 +38,113 @@ export async function findAccountWithMappings(db: Kysely<DB>, accountId: string)
       linkedAt: m.created_at.toISOString(),
     })),
   };
+}
+
+// --- Logins in progress ---
+
+export type LoginStateRow = Selectable<LoginStatesTable>;
+
+export async function insertLoginState(db: Kysely<DB>, row: Insertable<LoginStatesTable>): Promise<void> {
+  // Expired logins are cleared as new ones start (an indexed range delete).
+  await db.deleteFrom('login_states').where('expires_at', '<', row.created_at as Date).execute();
+  await db.insertInto('login_states').values(row).execute();
+}
+
+/** Takes a login state out of the table: whoever gets the row, gets it once. */
+export async function consumeLoginState(db: Kysely<DB>, stateHash: string): Promise<LoginStateRow | undefined> {
+  return db.deleteFrom('login_states').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
+}
+
+// --- Platform accounts ---
+
+export async function findOrCreateAccount(
+  db: Kysely<DB>,
+  input: { id: string; issuer: string; subject: string; displayName: string | null; now: Date },
+): Promise<string> {
+  // One statement, safe when the same person logs in twice at once.
+  const row = await db
+    .insertInto('platform_accounts')
+    .values({ id: input.id, issuer: input.issuer, subject: input.subject, display_name: input.displayName, created_at: input.now })
+    .onConflict((oc) =>
+      oc.columns(['issuer', 'subject']).doUpdateSet((eb) => ({
+        display_name: eb.fn.coalesce(eb.ref('excluded.display_name'), eb.ref('platform_accounts.display_name')),
+      })),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+// --- Mapping tokens ---
+
+export async function insertMappingToken(db: Kysely<DB>, row: Insertable<MappingTokensTable>): Promise<void> {
+  // Tokens expired for a day are no longer needed for the audit trail.
+  const dayAgo = new Date((row.created_at as Date).getTime() - 24 * 3600 * 1000);
+  await db.deleteFrom('mapping_tokens').where('expires_at', '<', dayAgo).execute();
+  await db.insertInto('mapping_tokens').values(row).execute();
+}
+
+export async function lockMappingToken(trx: Transaction<DB>, tokenHash: string) {
+  return trx.selectFrom('mapping_tokens').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
+}
+
+export async function markMappingTokenUsed(trx: Transaction<DB>, tokenHash: string, partnerUid: string, now: Date): Promise<void> {
+  await trx.updateTable('mapping_tokens').set({ consumed_at: now, consumed_uid: partnerUid }).where('token_hash', '=', tokenHash).execute();
+}
+
+// --- Mappings ---
+
+export async function findMapping(db: Kysely<DB>, partnerId: string, partnerUid: string) {
+  return db
+    .selectFrom('user_mappings')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('partner_uid', '=', partnerUid)
+    .executeTakeFirst();
+}
+
+export async function findMappingOfAccount(db: Kysely<DB>, partnerId: string, accountId: string) {
+  return db
+    .selectFrom('user_mappings')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/** Inserts a mapping unless either side is taken; true when this call wrote it. */
+export async function insertMapping(
+  trx: Transaction<DB>,
+  row: { partnerId: string; partnerUid: string; accountId: string; region: string; now: Date },
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('user_mappings')
+    .values({ partner_id: row.partnerId, partner_uid: row.partnerUid, account_id: row.accountId, region: row.region, created_at: row.now })
+    .onConflict((oc) => oc.doNothing())
+    .returning('partner_uid')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function updateMappingRegion(trx: Transaction<DB>, partnerId: string, partnerUid: string, region: string): Promise<void> {
+  await trx.updateTable('user_mappings').set({ region }).where('partner_id', '=', partnerId).where('partner_uid', '=', partnerUid).execute();
+}
+
+export async function deleteMapping(db: Kysely<DB>, partnerId: string, partnerUid: string) {
+  return db
+    .deleteFrom('user_mappings')
+    .where('partner_id', '=', partnerId)
+    .where('partner_uid', '=', partnerUid)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findMappingWithAccount(db: Kysely<DB>, partnerId: string, partnerUid: string) {
+  return db
+    .selectFrom('user_mappings as m')
+    .innerJoin('platform_accounts as a', 'a.id', 'm.account_id')
+    .select(['m.partner_id', 'm.partner_uid', 'm.region', 'm.created_at', 'a.id as account_id', 'a.issuer', 'a.subject', 'a.display_name', 'a.created_at as account_created_at'])
+    .where('m.partner_id', '=', partnerId)
+    .where('m.partner_uid', '=', partnerUid)
+    .executeTakeFirst();
 }

@@ -1,0 +1,37 @@
+// POST /v1/mission-users/connect: the partner's server finalises the link with the one-time
+// mapping token its front end received (spec 4.3).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, PartnerUid, sendEmpty } from '../../http/schemas.ts';
+import { connect } from '../service.ts';
+import type { UserLinkedHandler } from '../service.ts';
+
+export function connectRoute(onLinked: readonly UserLinkedHandler[]): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const { database, clock } = app.deps;
+    app.post(
+      '/mission-users/connect',
+      {
+        schema: {
+          tags: ['partner'],
+          summary: 'Register the user mapping with a one-time mapping token',
+          security: [{ partnerId: [], partnerApiKey: [] }],
+          body: Type.Object(
+            {
+              token: Type.String({ minLength: 1, maxLength: 256, description: 'The `token` query parameter the browser came back with' }),
+              partnerUid: PartnerUid,
+              region: Type.String({ minLength: 1, maxLength: 16, description: 'ISO 3166-1 alpha-2 country code', examples: ['KR', 'JP', 'TW'] }),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: Type.Null({ description: 'Empty body: the mapping exists' }), ...errorResponses(400, 401, 403, 409) },
+        },
+      },
+      async (request, reply) => {
+        const { created } = await connect({ db: database.db, clock }, request.partner.id, request.body, onLinked);
+        request.log.info({ partnerId: request.partner.id, partnerUid: request.body.partnerUid, created }, 'user mapping connected');
+        return sendEmpty(reply, 200);
+      },
+    );
+  };
+}

@@ -1,0 +1,140 @@
+// The browser side of the login: the spec's login redirect, our callback, the LIFF entry page and
+// its token post, and the mission page's sign-in and sign-out. No credentials: the partner is
+// named by partnerId and the browser is sent only to URLs the partner registered.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { errorResponses, sendEmpty } from '../../http/schemas.ts';
+import { clearSessionCookie, setSessionCookie } from '../../http/session.ts';
+import { appError } from '../../errors.ts';
+import { liffPage } from '../../http/pages.ts';
+import type { LoginDeps, LoginFinish, LoginStart } from '../service.ts';
+import { CALLBACK_PATH, finishCallback, finishLiffLogin, LIFF_PATH, startLinkLogin, startSessionLogin } from '../service.ts';
+
+/** The cookie that ties a login to the browser that started it (login CSRF protection). */
+const BINDING_COOKIE = 'mrs_login';
+const BINDING_PATH = '/v1/mission-users/auth';
+
+const BrowserTypeQuery = Type.Optional(
+  Type.String({ maxLength: 16, description: 'MINI, LIFF or WEB; empty means WEB', examples: ['MINI'] }),
+);
+const redirect = { 302: Type.Null({ description: 'Found: the Location header says where' }) };
+const browser = { htmlErrors: true };
+
+export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { config, database, clock, login } = app.deps;
+  const deps = (): LoginDeps => ({ db: database.db, clock, config, client: login.client });
+  const secure = config.publicBaseUrl.startsWith('https:');
+
+  function go(reply: FastifyReply, start: LoginStart): FastifyReply {
+    if (start.binding !== undefined) {
+      reply.setCookie(BINDING_COOKIE, start.binding, {
+        path: BINDING_PATH,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure,
+        maxAge: config.login.stateTtlSeconds,
+      });
+    }
+    return reply.header('cache-control', 'no-store').redirect(start.location, 302);
+  }
+
+  function finish(reply: FastifyReply, result: LoginFinish): FastifyReply {
+    if (result.accountId !== undefined) setSessionCookie(reply, config, result.accountId, clock.now());
+    return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(result.location, 302);
+  }
+
+  const binding = (request: FastifyRequest) => request.cookies[BINDING_COOKIE];
+
+  app.get(
+    '/mission-users/auth',
+    {
+      config: browser,
+      schema: {
+        tags: ['partner'],
+        summary: 'Login redirect: send the browser here to link its user (no headers)',
+        description:
+          'Redirects at once to the login. After the login the browser returns to redirectUrl with `token` ' +
+          '(the one-time mapping token for connect) or `error` in the query.',
+        querystring: Type.Object({
+          partnerId: Type.String({ minLength: 1, maxLength: 200 }),
+          redirectUrl: Type.String({ minLength: 1, maxLength: 2048, description: "One of the partner's registered redirect URLs; the query may vary" }),
+          browserType: BrowserTypeQuery,
+        }),
+        response: { ...redirect, ...errorResponses(400, 503) },
+      },
+    },
+    async (request, reply) =>
+      go(reply, await startLinkLogin(deps(), { ...request.query, binding: binding(request) })),
+  );
+
+  app.get(
+    '/mission-users/auth/callback',
+    {
+      config: browser,
+      schema: {
+        tags: ['login'],
+        summary: 'Where the login provider sends the browser back (register this URL with the provider)',
+        querystring: Type.Object({ state: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: true }),
+        response: { ...redirect, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => {
+      const callbackUrl = new URL(`${config.publicBaseUrl}${CALLBACK_PATH}`);
+      callbackUrl.search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      return finish(reply, await finishCallback(deps(), { callbackUrl, binding: binding(request), log: request.log }));
+    },
+  );
+
+  app.get(
+    LIFF_PATH.slice('/v1'.length),
+    { config: browser, schema: { tags: ['login'], summary: 'LIFF entry page (register it as the LIFF endpoint URL)', hide: false } },
+    async (_request, reply) => {
+      if (config.login.liffId === undefined) throw appError('LIFF_NOT_CONFIGURED', 'this service has no LIFF app (LOGIN_LIFF_ID)');
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(liffPage(config.login.liffId, LIFF_PATH));
+    },
+  );
+
+  app.post(
+    LIFF_PATH.slice('/v1'.length),
+    {
+      schema: {
+        tags: ['login'],
+        summary: 'The LIFF page posts the ID token LINE gave it; the answer says where to go',
+        body: Type.Object(
+          { state: Type.String({ minLength: 1, maxLength: 128 }), idToken: Type.String({ minLength: 1, maxLength: 8192 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ redirectUrl: Type.String() }), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const result = await finishLiffLogin(deps(), request.body);
+      if (result.accountId !== undefined) setSessionCookie(reply, config, result.accountId, clock.now());
+      return { redirectUrl: result.location };
+    },
+  );
+
+  app.get(
+    '/login',
+    {
+      config: browser,
+      schema: {
+        tags: ['user'],
+        summary: 'Sign in to the mission page; returns to returnTo (a path of this service, default /app)',
+        querystring: Type.Object({ returnTo: Type.Optional(Type.String({ maxLength: 512 })), browserType: BrowserTypeQuery }),
+        response: { ...redirect, ...errorResponses(400, 503) },
+      },
+    },
+    async (request, reply) => go(reply, await startSessionLogin(deps(), { ...request.query, binding: binding(request) })),
+  );
+
+  app.post(
+    '/logout',
+    { schema: { tags: ['user'], summary: 'Sign out of the mission page', response: { 204: Type.Null() } } },
+    async (_request, reply) => {
+      clearSessionCookie(reply);
+      return sendEmpty(reply, 204);
+    },
+  );
+};
