@@ -97,7 +97,7 @@ export class TestBrowser {
   async request(method: 'GET' | 'POST', url: string, options: { form?: Record<string, string>; json?: unknown; accept?: string } = {}): Promise<Hop> {
     const target = new URL(url);
     const cookie = [...this.cookies(target.origin)].map(([k, v]) => `${k}=${v}`).join('; ');
-    const headers: Record<string, string> = { accept: options.accept ?? 'text/html', ...(cookie && { cookie }) };
+    const headers: Record<string, string> = { host: target.host, accept: options.accept ?? 'text/html', ...(cookie && { cookie }) };
     let payload: string | undefined;
     if (options.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';

@@ -57,8 +57,8 @@ export class LoginClient {
       const url = new URL(issuer);
       const discovering = client
         .discovery(url, clientId, { client_secret: clientSecret, id_token_signed_response_alg: this.#options.idTokenAlg }, client.ClientSecretPost(clientSecret), {
-          // Plain HTTP only to an issuer on this machine (the development and test providers).
-          execute: isLoopback(url) ? [client.allowInsecureRequests] : [],
+          // Plain HTTP only to an issuer on this machine or in this process (development and tests).
+          execute: isLoopback(url) || this.#options.fetch ? [client.allowInsecureRequests] : [],
           ...(this.#options.fetch ? { [client.customFetch]: this.#options.fetch } : {}),
           timeout: 10,
         })
