@@ -32,7 +32,7 @@ async function liffState(browserType: 'MINI' | 'LIFF' = 'MINI'): Promise<{ state
 
 type Claims = Record<string, unknown>;
 
-async function es256(claims: Claims, key?: CryptoKey | Uint8Array, alg = 'ES256'): Promise<string> {
+async function es256(claims: Claims, key?: Parameters<SignJWT['sign']>[0], alg = 'ES256'): Promise<string> {
   const signingKey = key ?? (await importJWK(issuer.provider.privateJwk, 'ES256'));
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ name: 'Liff User', ...claims })
