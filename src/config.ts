@@ -33,6 +33,10 @@ export interface Config {
   /** Lifetime of an end-user session, in seconds. */
   sessionTtlSeconds: number;
   login: LoginConfig;
+  /** Run the payout worker inside the service process. */
+  payoutWorker: boolean;
+  /** Pause of an idle payout worker between looks for work, in milliseconds. */
+  payoutIdleMs: number;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -212,5 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionSecret,
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 90 * 24 * 3600),
     login: loadLoginConfig(env, nodeEnv),
+    payoutWorker: (nonEmpty(env, 'PAYOUT_WORKER') ?? 'true') !== 'false',
+    payoutIdleMs: integer(env, 'PAYOUT_IDLE_MS', 500, 10, 60_000),
   };
 }

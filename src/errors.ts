@@ -66,6 +66,14 @@ export const ERRORS = {
   PARTNER_USER_LINKED_ELSEWHERE: { code: 3415, status: 409, category: 'Linking' },
   ACCOUNT_LINKED_ELSEWHERE: { code: 3416, status: 409, category: 'Linking' },
   NOT_FOUND_MAPPING: { code: 3417, status: 404, category: 'Linking' },
+
+  // --- 3500: rewards ---
+  INVALID_AMOUNT: { code: 3500, status: 400, category: 'Reward' },
+  BUDGET_TYPE_MISMATCH: { code: 3501, status: 400, category: 'Reward' },
+  ILLEGAL_CLAIM_TRANSITION: { code: 3502, status: 409, category: 'Claim' },
+  NOT_FOUND_CLAIM: { code: 3503, status: 404, category: 'Claim' },
+  DECIMALS_ALREADY_SET: { code: 3504, status: 409, category: 'RewardAsset' },
+  NOT_FOUND_REWARD_RULE: { code: 3505, status: 404, category: 'Reward' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;

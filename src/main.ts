@@ -5,6 +5,7 @@ import { openMigratedDatabase } from './db/open.ts';
 import { systemClock } from './domain/clock.ts';
 import { buildApp } from './http/server.ts';
 import { ensureOwnerToken } from './admins/service.ts';
+import { startPayoutWorker } from './rewards/payout.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -25,6 +26,10 @@ async function main(): Promise<void> {
     'database ready',
   );
 
+  const worker = config.payoutWorker
+    ? startPayoutWorker(database.db, systemClock, { idleMs: config.payoutIdleMs, log: (err) => app.log.error({ err }, 'payout batch failed') })
+    : undefined;
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -32,6 +37,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down: finishing requests in flight');
     try {
       await app.close();
+      await worker?.stop();
       await database.close();
       process.exit(0);
     } catch (err) {

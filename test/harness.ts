@@ -18,7 +18,7 @@ import { createSessionToken, SESSION_COOKIE } from '../src/http/session.ts';
 export const ADMIN_TOKEN = 'test-owner-token-0123456789';
 
 /** A fresh, migrated database for one test file; `drop` removes it again. */
-export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void>; url?: string }> {
   const url = process.env.DATABASE_URL;
   if (url === undefined || url === '') {
     const database = await openPGlite(undefined);
@@ -36,6 +36,7 @@ export async function createTestDatabase(): Promise<{ database: Database; drop: 
   await migrate(database);
   return {
     database,
+    url: target.toString(),
     drop: async () => {
       await database.close();
       const client = new pg.Client({ connectionString: url });
@@ -49,6 +50,8 @@ export async function createTestDatabase(): Promise<{ database: Database; drop: 
 export interface TestContext {
   app: App;
   database: Database;
+  /** The PostgreSQL URL of this file's database; undefined on PGlite. */
+  databaseUrl: string | undefined;
   clock: ManualClock;
   config: Config;
   /** JSON log lines the app wrote (when started with captureLogs). */
@@ -61,7 +64,7 @@ export interface TestContext {
 export async function startTestApp(
   options: { env?: Record<string, string>; now?: string; captureLogs?: boolean } = {},
 ): Promise<TestContext> {
-  const { database, drop } = await createTestDatabase();
+  const { database, drop, url } = await createTestDatabase();
   const clock = new ManualClock(options.now ?? '2026-11-22T03:00:00Z');
   const config = loadConfig({ ADMIN_TOKEN, LOG_LEVEL: 'info', ...options.env });
   await ensureOwnerToken(database.db, ADMIN_TOKEN);
@@ -82,6 +85,7 @@ export async function startTestApp(
   return {
     app,
     database,
+    databaseUrl: url,
     clock,
     config,
     logs,

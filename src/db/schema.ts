@@ -115,6 +115,119 @@ export interface MappingTokensTable {
   consumed_uid: string | null;
 }
 
+/** numeric(78,0): read as a decimal string, written as a string or bigint. */
+type Numeric = ColumnType<string, string | bigint, string | bigint>;
+
+export interface RewardAssetsTable {
+  id: string;
+  type: Generated<'FT'>;
+  symbol: string;
+  name: string;
+  decimals: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface BudgetsTable {
+  id: string;
+  type: 'FIXED' | 'LUCKY_DRAW';
+  asset_id: string;
+  name: string;
+  total: Numeric;
+  stripes: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface BudgetStripesTable {
+  budget_id: string;
+  stripe: number;
+  remaining: Numeric;
+}
+
+export interface RewardRulesTable {
+  id: string;
+  mission_id: string | null;
+  mission_group_id: string | null;
+  type: 'FIXED' | 'LUCKY_DRAW';
+  budget_id: string;
+  amount: ColumnType<string | null, string | bigint | null, string | bigint | null>;
+  created_at: Timestamp;
+}
+
+export interface ClaimsTable {
+  id: string;
+  budget_id: string;
+  asset_id: string;
+  partner_id: string;
+  partner_uid: string;
+  account_id: string | null;
+  promotion_id: string | null;
+  source: 'MISSION' | 'GROUP' | 'DRAW';
+  source_id: string;
+  period_key: string;
+  amount: Numeric;
+  status: 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
+  reason: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ClaimEventsTable {
+  id: Generated<number>;
+  claim_id: string;
+  from_status: string | null;
+  to_status: string;
+  reason: string | null;
+  at: Timestamp;
+}
+
+export interface DrawsTable {
+  id: string;
+  budget_id: string;
+  title: string;
+  prize_amount: Numeric;
+  winners_count: number;
+  scheduled_at: Timestamp;
+  status: 'COMMITTED' | 'DRAWN';
+  commitment: string;
+  seed: string;
+  ticket_count: number | null;
+  created_at: Timestamp;
+  drawn_at: NullableTimestamp;
+}
+
+export interface TicketsTable {
+  id: string;
+  partner_id: string;
+  partner_uid: string;
+  mission_id: string;
+  budget_id: string;
+  period_key: string;
+  status: 'RECEIVED' | 'DRAWN';
+  draw_id: string | null;
+  won: boolean | null;
+  created_at: Timestamp;
+}
+
+export interface LedgerTransfersTable {
+  id: string;
+  claim_id: string;
+  asset_id: string;
+  amount: Numeric;
+  created_at: Timestamp;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  transfer_id: string;
+  account: string;
+  asset_id: string;
+  amount: Numeric;
+}
+
 export interface MissionProgressTable {
   partner_id: string;
   partner_uid: string;
@@ -147,5 +260,15 @@ export interface DB {
   mission_progress: MissionProgressTable;
   login_states: LoginStatesTable;
   mapping_tokens: MappingTokensTable;
+  reward_assets: RewardAssetsTable;
+  budgets: BudgetsTable;
+  budget_stripes: BudgetStripesTable;
+  reward_rules: RewardRulesTable;
+  claims: ClaimsTable;
+  claim_events: ClaimEventsTable;
+  draws: DrawsTable;
+  tickets: TicketsTable;
+  ledger_transfers: LedgerTransfersTable;
+  ledger_entries: LedgerEntriesTable;
   schema_migrations: SchemaMigrationsTable;
 }

@@ -1,5 +1,6 @@
 // The operator scope (/admin/v1): a bearer admin credential on every route, and a role check.
 // Reading needs VIEWER, writing OPERATOR, unless a route asks for more in config.minRole.
+import { rewardsAdminRoutes } from '../rewards/routes/admin.ts';
 import { linkingAdminRoutes } from '../linking/routes/admin.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { appError } from '../errors.ts';
@@ -44,4 +45,5 @@ export async function adminScope(app: FastifyInstance): Promise<void> {
   await app.register(catalogAdminRoutes);
   await app.register(progressAdminRoutes);
   await app.register(linkingAdminRoutes);
+  await app.register(rewardsAdminRoutes);
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { appError } from '../errors.ts';
 import { readSessionToken, SESSION_COOKIE } from './session.ts';
 import { meRoutes } from '../linking/routes/me.ts';
+import { rewardsMeRoutes } from '../rewards/routes/me.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,4 +24,5 @@ export async function userScope(app: FastifyInstance): Promise<void> {
   app.decorateRequest('account', null as unknown as { id: string });
   app.addHook('onRequest', requireUser);
   await app.register(meRoutes);
+  await app.register(rewardsMeRoutes);
 }

@@ -1,4 +1,5 @@
 // POST /v1/achieve: the partner reports a user's progress on a mission (spec 4.4).
+import { onMissionCompleted } from '../../rewards/claims.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, sendEmpty, MissionKey, PartnerUid, ProgressValue } from '../../http/schemas.ts';
@@ -39,7 +40,7 @@ export const achieveRoute: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await achieve(database.db, clock, request.partner.id, request.body);
+      await achieve(database.db, clock, request.partner.id, request.body, onMissionCompleted);
       return sendEmpty(reply, 200);
     },
   );

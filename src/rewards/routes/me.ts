@@ -1,0 +1,34 @@
+// End-user API: the signed-in account's claims, tickets and balances (docs/plans/me-api.md).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/schemas.ts';
+import { listClaims, listTickets } from '../claims.ts';
+import { balancesOf } from '../payout.ts';
+import { Balance } from './admin.ts';
+
+const ClaimStatus = Type.Union([Type.Literal('RESERVED'), Type.Literal('REQUESTED'), Type.Literal('REJECTED'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]);
+
+export const rewardsMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.deps.database.db;
+  app.get('/claims', {
+    schema: {
+      tags: ['user'], summary: 'My reward claims', querystring: Type.Object({ status: Type.Optional(ClaimStatus) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ items: Type.Array(Type.Object({ id: Type.String(), status: Type.String(), amount: Type.String(), assetSymbol: Type.String(), decimals: Type.Integer(), source: Type.String(), createdAt: Type.String(), updatedAt: Type.String() })) }), ...errorResponses(400, 401) },
+    },
+  }, async (request) => {
+    const items = await listClaims(db, { accountId: request.account.id, status: request.query.status }, 500, 0);
+    return { items: items.map(({ id, status, amount, assetSymbol, decimals, source, createdAt, updatedAt }) => ({ id, status, amount, assetSymbol, decimals, source, createdAt, updatedAt })) };
+  });
+  app.get('/tickets', {
+    schema: {
+      tags: ['user'], summary: 'My lucky-draw tickets', querystring: Type.Object({ filter: Type.Optional(Type.Union([Type.Literal('RECEIVED'), Type.Literal('DRAWN')])) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ items: Type.Array(Type.Object({ id: Type.String(), missionId: Type.String(), missionTitle: Type.String(), status: Type.String(), drawId: Type.Union([Type.String(), Type.Null()]), won: Type.Union([Type.Boolean(), Type.Null()]), createdAt: Type.String() })) }), ...errorResponses(400, 401) },
+    },
+  }, async (request) => {
+    const items = await listTickets(db, { accountId: request.account.id, status: request.query.filter }, 500, 0);
+    return { items: items.map(({ id, missionId, missionTitle, status, drawId, won, createdAt }) => ({ id, missionId, missionTitle, status, drawId, won, createdAt })) };
+  });
+  app.get('/balances', {
+    schema: { tags: ['user'], summary: 'My balances per asset', response: { 200: Type.Object({ items: Type.Array(Balance) }), ...errorResponses(401) } },
+  }, async (request) => ({ items: await balancesOf(db, request.account.id) }));
+};
