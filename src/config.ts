@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type TrustProxy = false | number | string[];
 
@@ -37,6 +38,8 @@ export interface Config {
   payoutWorker: boolean;
   /** Pause of an idle payout worker between looks for work, in milliseconds. */
   payoutIdleMs: number;
+  /** Folder of the built web pages (mission page and console), served under /app and /console. */
+  webDistDir: string;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -218,5 +221,6 @@ export function loadConfig(env: Env = process.env): Config {
     login: loadLoginConfig(env, nodeEnv),
     payoutWorker: (nonEmpty(env, 'PAYOUT_WORKER') ?? 'true') !== 'false',
     payoutIdleMs: integer(env, 'PAYOUT_IDLE_MS', 500, 10, 60_000),
+    webDistDir: path.resolve(nonEmpty(env, 'WEB_DIST_DIR') ?? fileURLToPath(new URL('../web/dist', import.meta.url))),
   };
 }

@@ -8,6 +8,7 @@ import type { AdminRole } from '../db/schema.ts';
 import type { AuthenticatedAdmin } from '../admins/service.ts';
 import { authenticateAdmin, roleAtLeast } from '../admins/service.ts';
 import { adminCredentialRoutes } from '../admins/routes/index.ts';
+import { whoamiRoutes } from '../admins/routes/whoami.ts';
 import { partnerAdminRoutes } from '../partners/routes/index.ts';
 import { catalogAdminRoutes } from '../catalog/routes/index.ts';
 import { progressAdminRoutes } from '../progress/routes/index.ts';
@@ -41,6 +42,7 @@ export async function adminScope(app: FastifyInstance): Promise<void> {
   app.decorateRequest('admin', null as unknown as AuthenticatedAdmin);
   app.addHook('onRequest', requireAdmin);
   await app.register(adminCredentialRoutes);
+  await app.register(whoamiRoutes);
   await app.register(partnerAdminRoutes);
   await app.register(catalogAdminRoutes);
   await app.register(progressAdminRoutes);

@@ -19,6 +19,7 @@ import cookie from '@fastify/cookie';
 import { createLoginRuntime, devProviderRoutes } from '../linking/runtime.ts';
 import type { LoginRuntime } from '../linking/runtime.ts';
 import { loginRoutes } from '../linking/routes/login.ts';
+import { webPages } from './web-pages.ts';
 
 export interface AppDeps {
   config: Config;
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(partnerScope, { prefix: '/v1' });
   await app.register(adminScope, { prefix: '/admin/v1' });
   await app.register(userScope, { prefix: '/v1/me' });
+  await app.register(webPages, { distDir: config.webDistDir });
   return app;
 }
 
