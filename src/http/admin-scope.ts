@@ -9,6 +9,7 @@ import type { AuthenticatedAdmin } from '../admins/service.ts';
 import { authenticateAdmin, roleAtLeast } from '../admins/service.ts';
 import { adminCredentialRoutes } from '../admins/routes/index.ts';
 import { whoamiRoutes } from '../admins/routes/whoami.ts';
+import { reportRoutes } from '../reports/routes/index.ts';
 import { partnerAdminRoutes } from '../partners/routes/index.ts';
 import { catalogAdminRoutes } from '../catalog/routes/index.ts';
 import { progressAdminRoutes } from '../progress/routes/index.ts';
@@ -48,4 +49,5 @@ export async function adminScope(app: FastifyInstance): Promise<void> {
   await app.register(progressAdminRoutes);
   await app.register(linkingAdminRoutes);
   await app.register(rewardsAdminRoutes);
+  await app.register(reportRoutes);
 }

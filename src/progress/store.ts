@@ -117,3 +117,61 @@ export async function listUserProgress(db: Kysely<DB>, partnerId: string, partne
     .orderBy('m.mission_key')
     .execute();
 }
+
+// --- The end user's mission page (GET /v1/me/missions) ---
+
+/** Missions of ACTIVE, not yet ended promotions of every partner user linked to the account. */
+export async function listMissionsOfAccount(db: Kysely<DB>, accountId: string, now: Date) {
+  return db
+    .selectFrom('user_mappings as u')
+    .innerJoin('partners as pa', 'pa.id', 'u.partner_id')
+    .innerJoin('promotions as p', 'p.partner_id', 'u.partner_id')
+    .innerJoin('mission_groups as g', 'g.promotion_id', 'p.id')
+    .innerJoin('missions as m', 'm.mission_group_id', 'g.id')
+    .leftJoin('reward_rules as r', 'r.mission_id', 'm.id')
+    .leftJoin('budgets as b', 'b.id', 'r.budget_id')
+    .leftJoin('reward_assets as a', 'a.id', 'b.asset_id')
+    .select([
+      'u.partner_id as partnerId',
+      'u.partner_uid as partnerUid',
+      'pa.name as partnerName',
+      'p.id as promotionId',
+      'p.title as promotionTitle',
+      'p.type as promotionType',
+      'p.timezone',
+      'g.id as missionGroupId',
+      'g.title as groupTitle',
+      'm.id as missionId',
+      'm.mission_key as missionKey',
+      'm.title',
+      'm.recurrence',
+      'm.target as missionTarget',
+      'r.type as rewardType',
+      'r.amount as rewardAmount',
+      'a.symbol as assetSymbol',
+      'a.decimals',
+    ])
+    .where('u.account_id', '=', accountId)
+    .where('p.status', '=', 'ACTIVE')
+    .where((eb) => eb.or([eb('p.end_at', 'is', null), eb('p.end_at', '>', now)]))
+    .orderBy('pa.name')
+    .orderBy('p.start_at')
+    .orderBy('p.id')
+    .orderBy('g.created_at')
+    .orderBy('g.id')
+    .orderBy('m.created_at')
+    .orderBy('m.id')
+    .execute();
+}
+
+/** Progress records of one partner user for the given missions (all periods). */
+export async function listProgressOf(db: Kysely<DB>, partnerId: string, partnerUid: string, missionIds: string[]) {
+  if (missionIds.length === 0) return [];
+  return db
+    .selectFrom('mission_progress')
+    .select(['mission_id', 'period_key', 'completed', 'target', 'current', 'completed_at'])
+    .where('partner_id', '=', partnerId)
+    .where('partner_uid', '=', partnerUid)
+    .where('mission_id', 'in', missionIds)
+    .execute();
+}
