@@ -4,7 +4,6 @@ import { appError } from '../errors.ts';
 import { readSessionToken, SESSION_COOKIE } from './session.ts';
 import { meRoutes } from '../linking/routes/me.ts';
 import { rewardsMeRoutes } from '../rewards/routes/me.ts';
-import { myMissionsRoutes } from '../progress/routes/myMissions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,5 +25,4 @@ export async function userScope(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', requireUser);
   await app.register(meRoutes);
   await app.register(rewardsMeRoutes);
-  await app.register(myMissionsRoutes);
 }
