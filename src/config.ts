@@ -220,3 +220,16 @@ export function loadConfig(env: Env = process.env): Config {
     payoutIdleMs: integer(env, 'PAYOUT_IDLE_MS', 500, 10, 60_000),
   };
 }
+
+/** For process entry points: the configuration, or exit 2 with the message naming the variable. */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+}

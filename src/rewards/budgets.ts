@@ -234,25 +234,20 @@ export async function reserve(trx: Transaction<DB>, budgetId: string, stripes: n
       .where(sql<boolean>`remaining >= ${value}::numeric`)
       .returning('stripe')
       .executeTakeFirst();
-  const free = await trx
-    .selectFrom('budget_stripes')
-    .select('stripe')
-    .where('budget_id', '=', budgetId)
-    .where(sql<boolean>`remaining >= ${value}::numeric`)
-    .orderBy(sql`(stripe - ${home} + ${stripes}) % ${stripes}`)
-    .limit(1)
-    .forUpdate()
-    .skipLocked()
-    .executeTakeFirst();
+  // The stripe with room nearest the home stripe; with `free`, only one nobody holds (and lock it).
+  const withRoom = (free: boolean) => {
+    const query = trx
+      .selectFrom('budget_stripes')
+      .select('stripe')
+      .where('budget_id', '=', budgetId)
+      .where(sql<boolean>`remaining >= ${value}::numeric`)
+      .orderBy(sql`(stripe - ${home} + ${stripes}) % ${stripes}`)
+      .limit(1);
+    return (free ? query.forUpdate().skipLocked() : query).executeTakeFirst();
+  };
+  const free = await withRoom(true);
   if (free && (await take(free.stripe))) return true;
-  const busy = await trx
-    .selectFrom('budget_stripes')
-    .select('stripe')
-    .where('budget_id', '=', budgetId)
-    .where(sql<boolean>`remaining >= ${value}::numeric`)
-    .orderBy(sql`(stripe - ${home} + ${stripes}) % ${stripes}`)
-    .limit(1)
-    .executeTakeFirst();
+  const busy = await withRoom(false);
   if (busy) {
     await sql`savepoint reserve_wait`.execute(trx);
     const taken = await take(busy.stripe);
