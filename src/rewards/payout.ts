@@ -10,6 +10,7 @@ import type { Clock } from '../domain/clock.ts';
 import { MAX_PAYOUT_ATTEMPTS, retryDelayMs } from '../domain/claims.ts';
 import { formatAmount } from '../domain/amounts.ts';
 import { newId } from '../domain/ids.ts';
+import { runDueDraws } from './draws.ts';
 
 export interface PayableClaim {
   id: string;
@@ -100,7 +101,7 @@ export async function runPayoutBatch(db: Kysely<DB>, clock: Clock, provider: Pay
   });
 }
 
-/** Runs batches until stopped: at once while there is work, else every `idleMs`. */
+/** Runs due draws and payout batches until stopped: at once while there is work, else every `idleMs`. */
 export function startPayoutWorker(db: Kysely<DB>, clock: Clock, options: { idleMs?: number; log?: (err: unknown) => void; provider?: PayoutProvider } = {}) {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -109,6 +110,7 @@ export function startPayoutWorker(db: Kysely<DB>, clock: Clock, options: { idleM
     running = (async () => {
       let handled = 0;
       try {
+        await runDueDraws(db, clock);
         handled = await runPayoutBatch(db, clock, options.provider);
       } catch (error) {
         options.log?.(error);
