@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { errorResponses, Id, ListQuery, sendEmpty } from '../../http/schemas.ts';
 import { getMission, getMissionGroup } from '../../catalog/service.ts';
 import { createAsset, createBudget, getAsset, getBudget, listAssets, listBudgets, topUpBudget, updateAsset } from '../budgets.ts';
-import { claimHistory, listClaims, listTickets, moveClaim, removeRule, setRule } from '../claims.ts';
+import { claimHistory, listClaims, listStreakRewards, listTickets, moveClaim, removeRule, setRule, setStreakRewards } from '../claims.ts';
 import { balancesOf } from '../payout.ts';
 
 const tags = ['admin: rewards'];
@@ -122,6 +122,14 @@ export const rewardsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await removeRule(db, { groupId: request.params.id });
     return sendEmpty(reply, 204);
   });
+
+  const StreakRewards = Type.Object({ items: Type.Array(Type.Object({ days: Type.Integer({ minimum: 1, maximum: 3660 }), budgetId: Id('FIXED budget id'), amount: Decimal('Whole units') }, { additionalProperties: false }), { maxItems: 100 }) }, { additionalProperties: false });
+  app.put('/promotions/:id/streak-rewards', {
+    schema: { tags, security, summary: "Set a DAILY_CHECK promotion's rewards for streak lengths (replaces them)", params: IdParam('Promotion id'), body: StreakRewards, response: { 200: StreakRewards, ...errorResponses(400, 401, 403, 404, 422) } },
+  }, async (request) => ({ items: await setStreakRewards(db, request.params.id, request.body.items) }));
+  app.get('/promotions/:id/streak-rewards', {
+    schema: { tags, security, summary: "A DAILY_CHECK promotion's streak rewards", params: IdParam('Promotion id'), response: { 200: StreakRewards, ...errorResponses(401, 404) } },
+  }, async (request) => ({ items: await listStreakRewards(db, request.params.id) }));
 
   app.get('/claims', {
     schema: {

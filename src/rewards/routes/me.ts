@@ -4,12 +4,41 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.ts';
 import { listClaims, listTickets } from '../claims.ts';
 import { balancesOf } from '../payout.ts';
+import { missionsOf } from '../missions-view.ts';
 import { Balance } from './admin.ts';
 
 const ClaimStatus = Type.Union([Type.Literal('RESERVED'), Type.Literal('REQUESTED'), Type.Literal('REJECTED'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]);
 
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const MyMission = Type.Object({
+  partnerId: Type.String(),
+  partnerName: Type.String(),
+  promotionId: Type.String(),
+  promotionTitle: Type.String(),
+  promotionType: Type.String(),
+  missionGroupId: Type.String(),
+  groupTitle: Type.String(),
+  missionId: Type.String(),
+  missionKey: Type.String(),
+  title: Type.String(),
+  recurrence: Type.String(),
+  periodKey: Type.String(),
+  target: Nullable(Type.Integer()),
+  current: Nullable(Type.Integer()),
+  completed: Type.Boolean(),
+  completedAt: Nullable(Type.String()),
+  reward: Nullable(Type.Object({ type: Type.String(), amount: Nullable(Type.String()), assetSymbol: Type.String() })),
+});
+const MyStreak = Type.Object({ promotionId: Type.String(), promotionTitle: Type.String(), current: Type.Integer(), best: Type.Integer(), lastCheckDate: Nullable(Type.String()) });
+
 export const rewardsMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.deps.database.db;
+  app.get('/missions', {
+    schema: {
+      tags: ['user'], summary: 'My missions in the active promotions of every linked partner, with this period\'s progress and check-in streaks',
+      response: { 200: Type.Object({ items: Type.Array(MyMission), streaks: Type.Array(MyStreak) }), ...errorResponses(401) },
+    },
+  }, async (request) => missionsOf(db, request.account.id, app.deps.clock.now()));
   app.get('/claims', {
     schema: {
       tags: ['user'], summary: 'My reward claims', querystring: Type.Object({ status: Type.Optional(ClaimStatus) }, { additionalProperties: false }),
