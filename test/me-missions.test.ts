@@ -72,3 +72,29 @@ describe('/v1/me/missions', () => {
     expect((await ctx.admin('GET', `/admin/v1/promotions/${checkPromotion}/streak-rewards`)).json().items).toEqual([{ days: 3, budgetId: fixedBudget, amount: '5' }]);
   });
 });
+
+describe('/v1/me/tickets', () => {
+  it('filters by TicketFilter: NOT_RECEIVED, then RECEIVED, then DRAWN', async () => {
+    const assetId = (await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'GEM', name: 'Gems', decimals: 0 })).json().id;
+    const budgetId = (await ctx.admin('POST', '/admin/v1/budgets', { type: 'LUCKY_DRAW', assetId, name: 'gems', total: '10' })).json().id;
+    const mission = (await ctx.admin('POST', `/admin/v1/mission-groups/${setup.groupId}/missions`, { missionKey: 'lucky-day', title: 'Lucky day', recurrence: 'DAILY' })).json().id;
+    await ctx.admin('PUT', `/admin/v1/missions/${mission}/reward`, { type: 'LUCKY_DRAW', budgetId });
+    const tickets = async (filter: string) =>
+      (await ctx.app.inject({ method: 'GET', url: `/v1/me/tickets?filter=${filter}`, headers: { cookie: sessionCookie(ctx, accountId) } })).json().items;
+
+    expect(await tickets('NOT_RECEIVED')).toEqual([expect.objectContaining({ id: null, missionId: mission, status: 'NOT_RECEIVED' })]);
+    expect(await tickets('RECEIVED')).toEqual([]);
+    const adminView = await ctx.admin('GET', `/admin/v1/tickets?filter=NOT_RECEIVED&partnerId=${setup.partnerId}&partnerUid=me-user`);
+    expect(adminView.json().items).toEqual([expect.objectContaining({ missionId: mission, status: 'NOT_RECEIVED', partnerUid: 'me-user' })]);
+    expect((await ctx.admin('GET', '/admin/v1/tickets?filter=NOT_RECEIVED')).statusCode).toBe(400);
+    await partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body: { partnerUid: 'me-user', missionKey: 'lucky-day', completed: true } });
+    expect(await tickets('NOT_RECEIVED')).toEqual([]);
+    expect(await tickets('RECEIVED')).toEqual([expect.objectContaining({ missionId: mission, status: 'RECEIVED', drawId: null })]);
+
+    const draw = (await ctx.admin('POST', '/admin/v1/draws', { budgetId, title: 'd', prizeAmount: '1', winnersCount: 1, scheduledAt: '2026-12-01T00:00:00Z' })).json();
+    await ctx.admin('POST', `/admin/v1/draws/${draw.id}/run`);
+    expect(await tickets('DRAWN')).toEqual([expect.objectContaining({ status: 'DRAWN', drawId: draw.id, won: true })]);
+    const bad = await ctx.app.inject({ method: 'GET', url: '/v1/me/tickets?filter=LOST', headers: { cookie: sessionCookie(ctx, accountId) } });
+    expect(bad.statusCode).toBe(400);
+  });
+});

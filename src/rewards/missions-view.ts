@@ -8,7 +8,27 @@ import { previousDate } from '../domain/streaks.ts';
 
 export async function missionsOf(db: Kysely<DB>, accountId: string, now: Date) {
   const links = await db.selectFrom('user_mappings').select(['partner_id', 'partner_uid']).where('account_id', '=', accountId).execute();
-  if (links.length === 0) return { items: [], streaks: [] };
+  return { items: await missionsFor(db, links, now), streaks: await streaksOf(db, accountId, now) };
+}
+
+/** Lucky-draw missions of this period for which the partner users hold no ticket (TicketFilter NOT_RECEIVED). */
+export async function ticketsNotReceived(db: Kysely<DB>, links: Array<{ partner_id: string; partner_uid: string }>, now: Date) {
+  const items = await missionsFor(db, links, now);
+  const lucky = items.filter((m) => m.reward?.type === 'LUCKY_DRAW');
+  if (lucky.length === 0) return [];
+  const held = await db
+    .selectFrom('tickets')
+    .select(['mission_id', 'period_key', 'partner_id'])
+    .where((eb) => eb.or(lucky.map((m) => eb.and([eb('partner_id', '=', m.partnerId), eb('partner_uid', '=', m.partnerUid), eb('mission_id', '=', m.missionId), eb('period_key', '=', m.periodKey)]))))
+    .execute();
+  const have = new Set(held.map((t) => `${t.mission_id}|${t.period_key}`));
+  return lucky
+    .filter((m) => !have.has(`${m.missionId}|${m.periodKey}`))
+    .map((m) => ({ id: null, partnerId: m.partnerId, partnerUid: m.partnerUid, missionId: m.missionId, missionTitle: m.title, status: 'NOT_RECEIVED' as const, periodKey: m.periodKey, drawId: null, won: null, createdAt: null }));
+}
+
+async function missionsFor(db: Kysely<DB>, links: Array<{ partner_id: string; partner_uid: string }>, now: Date) {
+  if (links.length === 0) return [];
   const uidOf = new Map(links.map((l) => [l.partner_id, l.partner_uid]));
   const missions = await db
     .selectFrom('missions as m')
@@ -43,10 +63,11 @@ export async function missionsOf(db: Kysely<DB>, accountId: string, now: Date) {
         .execute()
     : [];
   const record = new Map(progress.map((p) => [`${p.mission_id}|${p.period_key}`, p]));
-  const items = withPeriod.map((m) => {
+  return withPeriod.map((m) => {
     const p = record.get(`${m.id}|${m.periodKey}`);
     return {
       partnerId: m.partner_id,
+      partnerUid: uidOf.get(m.partner_id) as string,
       partnerName: m.partner_name,
       promotionId: m.promotion_id,
       promotionTitle: m.promotion_title,
@@ -65,6 +86,9 @@ export async function missionsOf(db: Kysely<DB>, accountId: string, now: Date) {
       reward: m.reward_type ? { type: m.reward_type, amount: m.reward_amount === null ? null : formatAmount(m.reward_amount, m.decimals ?? 0), assetSymbol: m.symbol ?? '' } : null,
     };
   });
+}
+
+async function streaksOf(db: Kysely<DB>, accountId: string, now: Date) {
   const streakRows = await db
     .selectFrom('user_streaks as s')
     .innerJoin('promotions as p', 'p.id', 's.promotion_id')
@@ -72,11 +96,10 @@ export async function missionsOf(db: Kysely<DB>, accountId: string, now: Date) {
     .select(['s.promotion_id', 'p.title', 'p.timezone', 's.current', 's.best', 's.last_date'])
     .where('u.account_id', '=', accountId)
     .execute();
-  const streaks = streakRows.map((s) => {
+  return streakRows.map((s) => {
     const today = periodKeyFor('DAILY', now, s.timezone);
     // A streak whose last check-in is older than yesterday is broken.
     const alive = s.last_date === today || s.last_date === previousDate(today);
     return { promotionId: s.promotion_id, promotionTitle: s.title, current: alive ? s.current : 0, best: s.best, lastCheckDate: s.last_date };
   });
-  return { items, streaks };
 }

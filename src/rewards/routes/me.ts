@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.ts';
 import { listClaims, listTickets } from '../claims.ts';
 import { balancesOf } from '../payout.ts';
-import { missionsOf } from '../missions-view.ts';
+import { missionsOf, ticketsNotReceived } from '../missions-view.ts';
 import { Balance } from './admin.ts';
 
 const ClaimStatus = Type.Union([Type.Literal('RESERVED'), Type.Literal('REQUESTED'), Type.Literal('REJECTED'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]);
@@ -50,12 +50,25 @@ export const rewardsMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
   app.get('/tickets', {
     schema: {
-      tags: ['user'], summary: 'My lucky-draw tickets', querystring: Type.Object({ filter: Type.Optional(Type.Union([Type.Literal('RECEIVED'), Type.Literal('DRAWN')])) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ items: Type.Array(Type.Object({ id: Type.String(), missionId: Type.String(), missionTitle: Type.String(), status: Type.String(), drawId: Type.Union([Type.String(), Type.Null()]), won: Type.Union([Type.Boolean(), Type.Null()]), createdAt: Type.String() })) }), ...errorResponses(400, 401) },
+      tags: ['user'],
+      summary: 'My lucky-draw tickets by TicketFilter; NOT_RECEIVED lists lucky-draw missions without a ticket this period',
+      querystring: Type.Object({ filter: Type.Optional(Type.Union([Type.Literal('NOT_RECEIVED'), Type.Literal('RECEIVED'), Type.Literal('DRAWN')])) }, { additionalProperties: false }),
+      response: {
+        200: Type.Object({
+          items: Type.Array(Type.Object({ id: Nullable(Type.String()), missionId: Type.String(), missionTitle: Type.String(), status: Type.String(), periodKey: Type.String(), drawId: Nullable(Type.String()), won: Nullable(Type.Boolean()), createdAt: Nullable(Type.String()) })),
+        }),
+        ...errorResponses(400, 401),
+      },
     },
   }, async (request) => {
-    const items = await listTickets(db, { accountId: request.account.id, status: request.query.filter }, 500, 0);
-    return { items: items.map(({ id, missionId, missionTitle, status, drawId, won, createdAt }) => ({ id, missionId, missionTitle, status, drawId, won, createdAt })) };
+    const filter = request.query.filter;
+    if (filter === 'NOT_RECEIVED') {
+      const links = await db.selectFrom('user_mappings').select(['partner_id', 'partner_uid']).where('account_id', '=', request.account.id).execute();
+      const missing = await ticketsNotReceived(db, links, app.deps.clock.now());
+      return { items: missing.map(({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt }) => ({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt })) };
+    }
+    const items = await listTickets(db, { accountId: request.account.id, status: filter }, 500, 0);
+    return { items: items.map(({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt }) => ({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt })) };
   });
   app.get('/balances', {
     schema: { tags: ['user'], summary: 'My balances per asset', response: { 200: Type.Object({ items: Type.Array(Balance) }), ...errorResponses(401) } },
