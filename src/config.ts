@@ -37,6 +37,8 @@ export interface Config {
   payoutWorker: boolean;
   /** Pause of an idle payout worker between looks for work, in milliseconds. */
   payoutIdleMs: number;
+  /** How long a claim waits in RESERVED for its user to link before it expires. */
+  claimReservationTtlSeconds: number;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -218,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     login: loadLoginConfig(env, nodeEnv),
     payoutWorker: (nonEmpty(env, 'PAYOUT_WORKER') ?? 'true') !== 'false',
     payoutIdleMs: integer(env, 'PAYOUT_IDLE_MS', 500, 10, 60_000),
+    claimReservationTtlSeconds: integer(env, 'CLAIM_RESERVATION_TTL_SECONDS', 30 * 24 * 3600, 60, 3650 * 24 * 3600),
   };
 }
 

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   );
 
   const worker = config.payoutWorker
-    ? startPayoutWorker(database.db, systemClock, { idleMs: config.payoutIdleMs, log: (err) => app.log.error({ err }, 'payout batch failed') })
+    ? startPayoutWorker(database.db, systemClock, { idleMs: config.payoutIdleMs, reservationTtlSeconds: config.claimReservationTtlSeconds, log: (err) => app.log.error({ err }, 'payout batch failed') })
     : undefined;
 
   let closing = false;

@@ -46,6 +46,10 @@ export async function setRule(
   }
   const missionId = 'missionId' in target ? target.missionId : null;
   const groupId = 'groupId' in target ? target.groupId : null;
+  if (groupId !== null) {
+    const promotion = await db.selectFrom('mission_groups as g').innerJoin('promotions as p', 'p.id', 'g.promotion_id').select('p.type').where('g.id', '=', groupId).executeTakeFirst();
+    if (promotion?.type !== 'COMPOSITE') throw appError('VALIDATION_FAILED', 'group rewards belong to COMPOSITE promotions', { field: 'groupId' });
+  }
   const row = await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('reward_rules').where(missionId ? 'mission_id' : 'mission_group_id', '=', (missionId ?? groupId) as string).execute();
     return trx
@@ -300,6 +304,33 @@ export function releaseWaitingClaims(clock: Clock): UserLinkedHandler {
       .execute();
     await recordEvent(trx, moved.map((m) => m.id), 'RESERVED', 'REQUESTED', 'user linked', now);
   };
+}
+
+/**
+ * RESERVED claims older than `ttlSeconds` (their user never linked) are REJECTED by expiry and
+ * their amounts return to the budget. Runs in the payout worker's loop; SKIP LOCKED keeps workers
+ * apart and away from a claim that a connect is releasing at this moment.
+ */
+export async function expireReservations(db: Kysely<DB>, clock: Clock, ttlSeconds: number): Promise<number> {
+  const now = clock.now();
+  const cutoff = new Date(now.getTime() - ttlSeconds * 1000);
+  return db.transaction().execute(async (trx) => {
+    const expired = await trx
+      .selectFrom('claims as c')
+      .innerJoin('budgets as b', 'b.id', 'c.budget_id')
+      .select(['c.id', 'c.amount', 'c.budget_id', 'c.partner_id', 'c.partner_uid', 'b.stripes'])
+      .where('c.status', '=', 'RESERVED')
+      .where('c.created_at', '<', cutoff)
+      .limit(500)
+      .forUpdate('c')
+      .skipLocked()
+      .execute();
+    if (expired.length === 0) return 0;
+    await trx.updateTable('claims').set({ status: 'REJECTED', reason: 'EXPIRED', updated_at: now }).where('id', 'in', expired.map((c) => c.id)).execute();
+    for (const claim of expired) await release(trx, claim.budget_id, BigInt(claim.amount), `${claim.partner_id}:${claim.partner_uid}`, claim.stripes);
+    await recordEvent(trx, expired.map((c) => c.id), 'RESERVED', 'REJECTED', 'expired: the user did not link in time', now);
+    return expired.length;
+  });
 }
 
 /** An operator's move of one claim: RESERVED -> REJECTED (releases the budget), FAILED -> REQUESTED. */

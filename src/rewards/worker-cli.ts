@@ -15,7 +15,7 @@ if (config.databaseUrl === undefined) {
   process.exit(2);
 }
 const { database } = await openMigratedDatabase(config);
-const worker = startPayoutWorker(database.db, systemClock, { idleMs: config.payoutIdleMs, log: (err) => log.error({ err }, 'payout batch failed') });
+const worker = startPayoutWorker(database.db, systemClock, { idleMs: config.payoutIdleMs, reservationTtlSeconds: config.claimReservationTtlSeconds, log: (err) => log.error({ err }, 'payout batch failed') });
 log.info({ pid: process.pid }, 'payout worker started');
 const stop = async (signal: string) => {
   log.info({ signal }, 'payout worker stopping');
