@@ -40,6 +40,8 @@ export interface Config {
   payoutIdleMs: number;
   /** Folder of the built web pages (mission page and console), served under /app and /console. */
   webDistDir: string;
+  /** How long a claim waits in RESERVED for its user to link before it expires. */
+  claimReservationTtlSeconds: number;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -222,5 +224,19 @@ export function loadConfig(env: Env = process.env): Config {
     payoutWorker: (nonEmpty(env, 'PAYOUT_WORKER') ?? 'true') !== 'false',
     payoutIdleMs: integer(env, 'PAYOUT_IDLE_MS', 500, 10, 60_000),
     webDistDir: path.resolve(nonEmpty(env, 'WEB_DIST_DIR') ?? fileURLToPath(new URL('../web/dist', import.meta.url))),
+    claimReservationTtlSeconds: integer(env, 'CLAIM_RESERVATION_TTL_SECONDS', 30 * 24 * 3600, 60, 3650 * 24 * 3600),
   };
+}
+
+/** For process entry points: the configuration, or exit 2 with the message naming the variable. */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
 }

@@ -74,6 +74,8 @@ export const ERRORS = {
   NOT_FOUND_CLAIM: { code: 3503, status: 404, category: 'Claim' },
   DECIMALS_ALREADY_SET: { code: 3504, status: 409, category: 'RewardAsset' },
   NOT_FOUND_REWARD_RULE: { code: 3505, status: 404, category: 'Reward' },
+  NOT_FOUND_DRAW: { code: 3506, status: 404, category: 'Draw' },
+  DRAW_ALREADY_DRAWN: { code: 3507, status: 409, category: 'Draw' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;

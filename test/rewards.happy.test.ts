@@ -7,6 +7,7 @@ import { partnerCall, sessionCookie, setupMission, startTestApp } from './harnes
 import type { MissionSetup, TestContext } from './harness.ts';
 import { APP_ORIGIN, loginAtPartner, PARTNER_REDIRECT, TestBrowser } from './login-helpers.ts';
 import { runPayoutBatch } from '../src/rewards/payout.ts';
+import { expireReservations } from '../src/rewards/claims.ts';
 
 let ctx: TestContext;
 let setup: MissionSetup;
@@ -115,6 +116,21 @@ describe('a FIXED mission reward', () => {
 
     // A top-up makes room again.
     expect((await ctx.admin('POST', `/admin/v1/budgets/${budgetId}/top-up`, { amount: '0.05' })).json()).toMatchObject({ total: '20.05', remaining: '20.05' });
+  });
+
+  it('a claim whose user never links expires and returns its amount to the budget', async () => {
+    const waiting = await setupMission(ctx, { missionKey: 'waiting', recurrence: 'ONE_TIME' });
+    const budgetId = await budget('30');
+    await ctx.admin('PUT', `/admin/v1/missions/${waiting.missionId}/reward`, { type: 'FIXED', budgetId, amount: '10' });
+    await partnerCall(ctx, waiting, { method: 'POST', url: '/v1/achieve', body: { partnerUid: 'never-links', missionKey: 'waiting', completed: true } });
+    expect((await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`)).json()).toMatchObject({ remaining: '20', reserved: '10' });
+    const ttl = 30 * 24 * 3600;
+    expect(await expireReservations(ctx.database.db, ctx.clock, ttl)).toBe(0);
+    ctx.clock.advance((ttl + 60) * 1000);
+    expect(await expireReservations(ctx.database.db, ctx.clock, ttl)).toBeGreaterThanOrEqual(1);
+    const [claim] = await claims(`budgetId=${budgetId}`);
+    expect(claim).toMatchObject({ status: 'REJECTED', reason: 'EXPIRED' });
+    expect((await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`)).json()).toMatchObject({ remaining: '30', reserved: '0' });
   });
 
   it('a group reward is paid when the last mission of the group completes', async () => {

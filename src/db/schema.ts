@@ -163,7 +163,7 @@ export interface ClaimsTable {
   partner_uid: string;
   account_id: string | null;
   promotion_id: string | null;
-  source: 'MISSION' | 'GROUP' | 'DRAW';
+  source: 'MISSION' | 'GROUP' | 'DRAW' | 'STREAK';
   source_id: string;
   period_key: string;
   amount: Numeric;
@@ -228,6 +228,22 @@ export interface LedgerEntriesTable {
   amount: Numeric;
 }
 
+export interface UserStreaksTable {
+  partner_id: string;
+  partner_uid: string;
+  promotion_id: string;
+  current: number;
+  best: number;
+  last_date: string;
+}
+
+export interface StreakRewardsTable {
+  promotion_id: string;
+  days: number;
+  budget_id: string;
+  amount: Numeric;
+}
+
 export interface MissionProgressTable {
   partner_id: string;
   partner_uid: string;
@@ -270,5 +286,7 @@ export interface DB {
   tickets: TicketsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_entries: LedgerEntriesTable;
+  user_streaks: UserStreaksTable;
+  streak_rewards: StreakRewardsTable;
   schema_migrations: SchemaMigrationsTable;
 }

@@ -20,6 +20,7 @@ import { createLoginRuntime, devProviderRoutes } from '../linking/runtime.ts';
 import type { LoginRuntime } from '../linking/runtime.ts';
 import { loginRoutes } from '../linking/routes/login.ts';
 import { webPages } from './web-pages.ts';
+import { drawPublicRoutes } from '../rewards/routes/draws.ts';
 
 export interface AppDeps {
   config: Config;
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(publicRoutes);
   await app.register(loginRoutes, { prefix: '/v1' });
+  await app.register(drawPublicRoutes, { prefix: '/v1' });
   if (login.dev) await app.register(devProviderRoutes(login.dev));
   await app.register(partnerScope, { prefix: '/v1' });
   await app.register(adminScope, { prefix: '/admin/v1' });

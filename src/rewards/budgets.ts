@@ -214,13 +214,17 @@ export function homeStripe(key: string, stripes: number): number {
 }
 
 /**
- * Takes `amount` from the budget inside the caller's transaction; false when no stripe holds it.
- * First the user's home stripe, then any stripe with enough left (largest first); the UPDATE's own
- * `remaining >= amount` guard is re-checked under the row lock, so concurrent takers never overspend.
- * Last, the amount is gathered from several stripes under locks taken in stripe order.
+ * Takes `amount` from the budget inside the caller's transaction; false when the budget cannot
+ * cover it. Every UPDATE keeps `remaining >= amount` as its guard, re-checked under the row lock,
+ * so no interleaving overspends. Deadlock-free by construction:
+ *  1. a stripe with enough left that nobody holds (SKIP LOCKED), nearest the user's home stripe;
+ *  2. else wait for one stripe with enough, inside a savepoint: PostgreSQL keeps the lock of a row
+ *     whose re-check failed, and rolling back to the savepoint lets it go before step 3;
+ *  3. else gather the amount from several stripes, locked in stripe order.
  */
 export async function reserve(trx: Transaction<DB>, budgetId: string, stripes: number, amount: bigint, key: string): Promise<boolean> {
   const value = amount.toString();
+  const home = homeStripe(key, stripes);
   const take = (stripe: number) =>
     trx
       .updateTable('budget_stripes')
@@ -230,18 +234,29 @@ export async function reserve(trx: Transaction<DB>, budgetId: string, stripes: n
       .where(sql<boolean>`remaining >= ${value}::numeric`)
       .returning('stripe')
       .executeTakeFirst();
-  if (await take(homeStripe(key, stripes))) return true;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const candidate = await trx
+  // The stripe with room nearest the home stripe; with `free`, only one nobody holds (and lock it).
+  const withRoom = (free: boolean) => {
+    const query = trx
       .selectFrom('budget_stripes')
       .select('stripe')
       .where('budget_id', '=', budgetId)
       .where(sql<boolean>`remaining >= ${value}::numeric`)
-      .orderBy('remaining', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!candidate) break;
-    if (await take(candidate.stripe)) return true;
+      .orderBy(sql`(stripe - ${home} + ${stripes}) % ${stripes}`)
+      .limit(1);
+    return (free ? query.forUpdate().skipLocked() : query).executeTakeFirst();
+  };
+  const free = await withRoom(true);
+  if (free && (await take(free.stripe))) return true;
+  const busy = await withRoom(false);
+  if (busy) {
+    await sql`savepoint reserve_wait`.execute(trx);
+    const taken = await take(busy.stripe);
+    if (taken) {
+      await sql`release savepoint reserve_wait`.execute(trx);
+      return true;
+    }
+    await sql`rollback to savepoint reserve_wait`.execute(trx);
+    await sql`release savepoint reserve_wait`.execute(trx);
   }
   // No single stripe holds it (an amount larger than a stripe's share, or the last crumbs of the
   // budget): lock every stripe in stripe order (no deadlock between such takers) and gather it.

@@ -10,6 +10,7 @@ import { formatAmount } from '../domain/amounts.ts';
 import { periodKeyFor } from '../domain/periods.ts';
 import type { RecurrenceType as Recurrence } from '../db/schema.ts';
 import { newId } from '../domain/ids.ts';
+import { checkIn } from '../domain/streaks.ts';
 import { appError } from '../errors.ts';
 import type { CompletionEvent } from '../progress/service.ts';
 import type { UserLinkedHandler } from '../linking/service.ts';
@@ -45,6 +46,10 @@ export async function setRule(
   }
   const missionId = 'missionId' in target ? target.missionId : null;
   const groupId = 'groupId' in target ? target.groupId : null;
+  if (groupId !== null) {
+    const promotion = await db.selectFrom('mission_groups as g').innerJoin('promotions as p', 'p.id', 'g.promotion_id').select('p.type').where('g.id', '=', groupId).executeTakeFirst();
+    if (promotion?.type !== 'COMPOSITE') throw appError('VALIDATION_FAILED', 'group rewards belong to COMPOSITE promotions', { field: 'groupId' });
+  }
   const row = await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('reward_rules').where(missionId ? 'mission_id' : 'mission_group_id', '=', (missionId ?? groupId) as string).execute();
     return trx
@@ -78,7 +83,7 @@ interface Grant {
   partnerId: string;
   partnerUid: string;
   promotionId: string | null;
-  source: 'MISSION' | 'GROUP' | 'DRAW';
+  source: 'MISSION' | 'GROUP' | 'DRAW' | 'STREAK';
   sourceId: string;
   periodKey: string;
   now: Date;
@@ -184,10 +189,14 @@ export async function onMissionCompleted(trx: Transaction<DB>, event: Completion
   const missionRule = await ruleFor(trx, 'mission_id', event.missionId);
   if (missionRule) await payRule(trx, missionRule, event, 'MISSION', event.missionId, event.periodKey);
 
+  const promotion = await trx.selectFrom('promotions').select(['type', 'timezone']).where('id', '=', event.promotionId).executeTakeFirstOrThrow();
+  const members = await trx.selectFrom('missions').select(['id', 'recurrence']).where('mission_group_id', '=', event.groupId).execute();
+  if (promotion.type === 'DAILY_CHECK' && members.find((m) => m.id === event.missionId)?.recurrence === 'DAILY') {
+    await recordCheckIn(trx, event);
+  }
+
   const groupRule = await ruleFor(trx, 'mission_group_id', event.groupId);
   if (!groupRule) return;
-  const promotion = await trx.selectFrom('promotions').select('timezone').where('id', '=', event.promotionId).executeTakeFirstOrThrow();
-  const members = await trx.selectFrom('missions').select(['id', 'recurrence']).where('mission_group_id', '=', event.groupId).execute();
   const periods = members.map((m) => ({ id: m.id, recurrence: m.recurrence as Recurrence, period: periodKeyFor(m.recurrence as Recurrence, event.completedAt, promotion.timezone) }));
   const done = await trx
     .selectFrom('mission_progress')
@@ -200,6 +209,77 @@ export async function onMissionCompleted(trx: Transaction<DB>, event: Completion
   if (done.n < members.length) return;
   const longest = periods.reduce((a, b) => (RECURRENCE_SPAN[b.recurrence] > RECURRENCE_SPAN[a.recurrence] ? b : a));
   await payRule(trx, groupRule, event, 'GROUP', event.groupId, longest.period);
+}
+
+/** A DAILY_CHECK check-in: extend the user's streak; a streak length with a reward pays it. */
+async function recordCheckIn(trx: Transaction<DB>, event: CompletionEvent): Promise<void> {
+  const key = { partner_id: event.partnerId, partner_uid: event.partnerUid, promotion_id: event.promotionId };
+  const existing = await trx
+    .selectFrom('user_streaks')
+    .select(['current', 'best', 'last_date'])
+    .where('partner_id', '=', key.partner_id)
+    .where('partner_uid', '=', key.partner_uid)
+    .where('promotion_id', '=', key.promotion_id)
+    .forUpdate()
+    .executeTakeFirst();
+  const before = existing ? { current: existing.current, best: existing.best, lastDate: existing.last_date } : undefined;
+  const after = checkIn(before, event.periodKey);
+  if (after === before) return;
+  await trx
+    .insertInto('user_streaks')
+    .values({ ...key, current: after.current, best: after.best, last_date: after.lastDate })
+    .onConflict((oc) => oc.columns(['partner_id', 'partner_uid', 'promotion_id']).doUpdateSet({ current: after.current, best: after.best, last_date: after.lastDate }))
+    .execute();
+  const reward = await trx
+    .selectFrom('streak_rewards as r')
+    .innerJoin('budgets as b', 'b.id', 'r.budget_id')
+    .select(['r.amount', 'b.id', 'b.asset_id', 'b.stripes'])
+    .where('r.promotion_id', '=', event.promotionId)
+    .where('r.days', '=', after.current)
+    .executeTakeFirst();
+  if (!reward) return;
+  await grantClaim(trx, {
+    budget: { id: reward.id, asset_id: reward.asset_id, stripes: reward.stripes },
+    amount: BigInt(reward.amount),
+    partnerId: event.partnerId,
+    partnerUid: event.partnerUid,
+    promotionId: event.promotionId,
+    source: 'STREAK',
+    sourceId: `${event.promotionId}:${after.current}`,
+    periodKey: after.lastDate,
+    now: event.completedAt,
+  });
+}
+
+/** Replaces a DAILY_CHECK promotion's streak rewards. */
+export async function setStreakRewards(db: Kysely<DB>, promotionId: string, items: Array<{ days: number; budgetId: string; amount: string }>) {
+  const promotion = await db.selectFrom('promotions').select('type').where('id', '=', promotionId).executeTakeFirst();
+  if (!promotion) throw appError('NOT_FOUND_PROMOTION', `no promotion '${promotionId}'`);
+  if (promotion.type !== 'DAILY_CHECK') throw appError('VALIDATION_FAILED', 'streak rewards belong to DAILY_CHECK promotions', { field: 'promotionId' });
+  const rows: Array<{ promotion_id: string; days: number; budget_id: string; amount: bigint }> = [];
+  for (const [index, item] of items.entries()) {
+    const budget = await findBudget(db, item.budgetId);
+    if (budget.type !== 'FIXED') throw appError('BUDGET_TYPE_MISMATCH', `items.${index}: a streak reward needs a FIXED budget`);
+    rows.push({ promotion_id: promotionId, days: item.days, budget_id: budget.id, amount: amountOf(item.amount, await decimalsOf(db, budget.asset_id), `items.${index}.amount`) });
+  }
+  if (new Set(rows.map((r) => r.days)).size !== rows.length) throw appError('VALIDATION_FAILED', 'each streak length may appear once', { field: 'items' });
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('streak_rewards').where('promotion_id', '=', promotionId).execute();
+    if (rows.length > 0) await trx.insertInto('streak_rewards').values(rows).execute();
+  });
+  return listStreakRewards(db, promotionId);
+}
+
+export async function listStreakRewards(db: Kysely<DB>, promotionId: string) {
+  const rows = await db
+    .selectFrom('streak_rewards as r')
+    .innerJoin('budgets as b', 'b.id', 'r.budget_id')
+    .innerJoin('reward_assets as a', 'a.id', 'b.asset_id')
+    .select(['r.days', 'r.budget_id', 'r.amount', 'a.decimals'])
+    .where('r.promotion_id', '=', promotionId)
+    .orderBy('r.days')
+    .execute();
+  return rows.map((r) => ({ days: r.days, budgetId: r.budget_id, amount: formatAmount(r.amount, r.decimals ?? 0) }));
 }
 
 /** When a partner user links, their waiting claims get the account and are requested for payout. */
@@ -224,6 +304,33 @@ export function releaseWaitingClaims(clock: Clock): UserLinkedHandler {
       .execute();
     await recordEvent(trx, moved.map((m) => m.id), 'RESERVED', 'REQUESTED', 'user linked', now);
   };
+}
+
+/**
+ * RESERVED claims older than `ttlSeconds` (their user never linked) are REJECTED by expiry and
+ * their amounts return to the budget. Runs in the payout worker's loop; SKIP LOCKED keeps workers
+ * apart and away from a claim that a connect is releasing at this moment.
+ */
+export async function expireReservations(db: Kysely<DB>, clock: Clock, ttlSeconds: number): Promise<number> {
+  const now = clock.now();
+  const cutoff = new Date(now.getTime() - ttlSeconds * 1000);
+  return db.transaction().execute(async (trx) => {
+    const expired = await trx
+      .selectFrom('claims as c')
+      .innerJoin('budgets as b', 'b.id', 'c.budget_id')
+      .select(['c.id', 'c.amount', 'c.budget_id', 'c.partner_id', 'c.partner_uid', 'b.stripes'])
+      .where('c.status', '=', 'RESERVED')
+      .where('c.created_at', '<', cutoff)
+      .limit(500)
+      .forUpdate('c')
+      .skipLocked()
+      .execute();
+    if (expired.length === 0) return 0;
+    await trx.updateTable('claims').set({ status: 'REJECTED', reason: 'EXPIRED', updated_at: now }).where('id', 'in', expired.map((c) => c.id)).execute();
+    for (const claim of expired) await release(trx, claim.budget_id, BigInt(claim.amount), `${claim.partner_id}:${claim.partner_uid}`, claim.stripes);
+    await recordEvent(trx, expired.map((c) => c.id), 'RESERVED', 'REJECTED', 'expired: the user did not link in time', now);
+    return expired.length;
+  });
 }
 
 /** An operator's move of one claim: RESERVED -> REJECTED (releases the budget), FAILED -> REQUESTED. */

@@ -10,6 +10,11 @@ import type { Clock } from '../domain/clock.ts';
 import { MAX_PAYOUT_ATTEMPTS, retryDelayMs } from '../domain/claims.ts';
 import { formatAmount } from '../domain/amounts.ts';
 import { newId } from '../domain/ids.ts';
+import { runDueDraws } from './draws.ts';
+import { expireReservations } from './claims.ts';
+
+/** How long a claim waits in RESERVED for its user to link before it expires (30 days). */
+export const DEFAULT_RESERVATION_TTL_SECONDS = 30 * 24 * 3600;
 
 export interface PayableClaim {
   id: string;
@@ -100,8 +105,12 @@ export async function runPayoutBatch(db: Kysely<DB>, clock: Clock, provider: Pay
   });
 }
 
-/** Runs batches until stopped: at once while there is work, else every `idleMs`. */
-export function startPayoutWorker(db: Kysely<DB>, clock: Clock, options: { idleMs?: number; log?: (err: unknown) => void; provider?: PayoutProvider } = {}) {
+/** Runs due draws and payout batches until stopped: at once while there is work, else every `idleMs`. */
+export function startPayoutWorker(
+  db: Kysely<DB>,
+  clock: Clock,
+  options: { idleMs?: number; log?: (err: unknown) => void; provider?: PayoutProvider; reservationTtlSeconds?: number } = {},
+) {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -109,6 +118,8 @@ export function startPayoutWorker(db: Kysely<DB>, clock: Clock, options: { idleM
     running = (async () => {
       let handled = 0;
       try {
+        await runDueDraws(db, clock);
+        await expireReservations(db, clock, options.reservationTtlSeconds ?? DEFAULT_RESERVATION_TTL_SECONDS);
         handled = await runPayoutBatch(db, clock, options.provider);
       } catch (error) {
         options.log?.(error);

@@ -5,8 +5,10 @@ import { Type } from 'typebox';
 import { errorResponses, Id, ListQuery, sendEmpty } from '../../http/schemas.ts';
 import { getMission, getMissionGroup } from '../../catalog/service.ts';
 import { createAsset, createBudget, getAsset, getBudget, listAssets, listBudgets, topUpBudget, updateAsset } from '../budgets.ts';
-import { claimHistory, listClaims, listTickets, moveClaim, removeRule, setRule } from '../claims.ts';
+import { claimHistory, listClaims, listStreakRewards, listTickets, moveClaim, removeRule, setRule, setStreakRewards } from '../claims.ts';
 import { balancesOf } from '../payout.ts';
+import { ticketsNotReceived } from '../missions-view.ts';
+import { appError } from '../../errors.ts';
 
 const tags = ['admin: rewards'];
 const security = [{ adminBearer: [] }];
@@ -50,8 +52,8 @@ const Claim = Type.Object({
   updatedAt: Type.String(),
 });
 const Ticket = Type.Object({
-  id: Type.String(),
-  status: Type.Union([Type.Literal('RECEIVED'), Type.Literal('DRAWN')]),
+  id: Type.Union([Type.String(), Type.Null()], { description: 'null for NOT_RECEIVED' }),
+  status: Type.Union([Type.Literal('NOT_RECEIVED'), Type.Literal('RECEIVED'), Type.Literal('DRAWN')]),
   partnerId: Type.String(),
   partnerUid: Type.String(),
   missionId: Type.String(),
@@ -59,7 +61,7 @@ const Ticket = Type.Object({
   periodKey: Type.String(),
   drawId: Type.Union([Type.String(), Type.Null()]),
   won: Type.Union([Type.Boolean(), Type.Null()]),
-  createdAt: Type.String(),
+  createdAt: Type.Union([Type.String(), Type.Null()]),
 });
 export const Balance = Type.Object({ assetId: Type.String(), symbol: Type.String(), name: Type.String(), decimals: Type.Integer(), balance: Type.String() });
 const Paging = {
@@ -123,6 +125,14 @@ export const rewardsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return sendEmpty(reply, 204);
   });
 
+  const StreakRewards = Type.Object({ items: Type.Array(Type.Object({ days: Type.Integer({ minimum: 1, maximum: 3660 }), budgetId: Id('FIXED budget id'), amount: Decimal('Whole units') }, { additionalProperties: false }), { maxItems: 100 }) }, { additionalProperties: false });
+  app.put('/promotions/:id/streak-rewards', {
+    schema: { tags, security, summary: "Set a DAILY_CHECK promotion's rewards for streak lengths (replaces them)", params: IdParam('Promotion id'), body: StreakRewards, response: { 200: StreakRewards, ...errorResponses(400, 401, 403, 404, 422) } },
+  }, async (request) => ({ items: await setStreakRewards(db, request.params.id, request.body.items) }));
+  app.get('/promotions/:id/streak-rewards', {
+    schema: { tags, security, summary: "A DAILY_CHECK promotion's streak rewards", params: IdParam('Promotion id'), response: { 200: StreakRewards, ...errorResponses(401, 404) } },
+  }, async (request) => ({ items: await listStreakRewards(db, request.params.id) }));
+
   app.get('/claims', {
     schema: {
       tags, security, summary: 'List claims, newest first',
@@ -151,11 +161,18 @@ export const rewardsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/tickets', {
     schema: {
-      tags, security, summary: 'Lucky-draw tickets',
-      querystring: Type.Object({ filter: Type.Optional(Type.Union([Type.Literal('RECEIVED'), Type.Literal('DRAWN')])), partnerId: Type.Optional(Id('Partner id')), partnerUid: Type.Optional(Type.String({ maxLength: 256 })), ...Paging }, { additionalProperties: false }),
+      tags, security, summary: 'Lucky-draw tickets by TicketFilter (NOT_RECEIVED needs partnerId and partnerUid)',
+      querystring: Type.Object({ filter: Type.Optional(Type.Union([Type.Literal('NOT_RECEIVED'), Type.Literal('RECEIVED'), Type.Literal('DRAWN')])), partnerId: Type.Optional(Id('Partner id')), partnerUid: Type.Optional(Type.String({ maxLength: 256 })), ...Paging }, { additionalProperties: false }),
       response: { 200: Type.Object({ items: Type.Array(Ticket) }), ...errorResponses(400, 401) },
     },
-  }, async (request) => ({ items: await listTickets(db, { status: request.query.filter, partnerId: request.query.partnerId, partnerUid: request.query.partnerUid }, request.query.limit ?? 100, request.query.offset ?? 0) }));
+  }, async (request) => {
+    const { filter, partnerId, partnerUid } = request.query;
+    if (filter === 'NOT_RECEIVED') {
+      if (!partnerId || !partnerUid) throw appError('VALIDATION_FAILED', 'filter=NOT_RECEIVED is per user: give partnerId and partnerUid', { field: 'querystring.partnerUid' });
+      return { items: await ticketsNotReceived(db, [{ partner_id: partnerId, partner_uid: partnerUid }], clock.now()) };
+    }
+    return { items: await listTickets(db, { status: filter, partnerId, partnerUid }, request.query.limit ?? 100, request.query.offset ?? 0) };
+  });
 
   app.get('/accounts/:id/balances', {
     schema: { tags, security, summary: "A platform account's balances, from the ledger", params: IdParam('Account id'), response: { 200: Type.Object({ items: Type.Array(Balance) }), ...errorResponses(401) } },

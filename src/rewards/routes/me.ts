@@ -4,12 +4,41 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.ts';
 import { listClaims, listTickets } from '../claims.ts';
 import { balancesOf } from '../payout.ts';
+import { missionsOf, ticketsNotReceived } from '../missions-view.ts';
 import { Balance } from './admin.ts';
 
 const ClaimStatus = Type.Union([Type.Literal('RESERVED'), Type.Literal('REQUESTED'), Type.Literal('REJECTED'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]);
 
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const MyMission = Type.Object({
+  partnerId: Type.String(),
+  partnerName: Type.String(),
+  promotionId: Type.String(),
+  promotionTitle: Type.String(),
+  promotionType: Type.String(),
+  missionGroupId: Type.String(),
+  groupTitle: Type.String(),
+  missionId: Type.String(),
+  missionKey: Type.String(),
+  title: Type.String(),
+  recurrence: Type.String(),
+  periodKey: Type.String(),
+  target: Nullable(Type.Integer()),
+  current: Nullable(Type.Integer()),
+  completed: Type.Boolean(),
+  completedAt: Nullable(Type.String()),
+  reward: Nullable(Type.Object({ type: Type.String(), amount: Nullable(Type.String()), assetSymbol: Type.String() })),
+});
+const MyStreak = Type.Object({ promotionId: Type.String(), promotionTitle: Type.String(), current: Type.Integer(), best: Type.Integer(), lastCheckDate: Nullable(Type.String()) });
+
 export const rewardsMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.deps.database.db;
+  app.get('/missions', {
+    schema: {
+      tags: ['user'], summary: 'My missions in the active promotions of every linked partner, with this period\'s progress and check-in streaks',
+      response: { 200: Type.Object({ items: Type.Array(MyMission), streaks: Type.Array(MyStreak) }), ...errorResponses(401) },
+    },
+  }, async (request) => missionsOf(db, request.account.id, app.deps.clock.now()));
   app.get('/claims', {
     schema: {
       tags: ['user'], summary: 'My reward claims', querystring: Type.Object({ status: Type.Optional(ClaimStatus) }, { additionalProperties: false }),
@@ -21,12 +50,25 @@ export const rewardsMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
   app.get('/tickets', {
     schema: {
-      tags: ['user'], summary: 'My lucky-draw tickets', querystring: Type.Object({ filter: Type.Optional(Type.Union([Type.Literal('RECEIVED'), Type.Literal('DRAWN')])) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ items: Type.Array(Type.Object({ id: Type.String(), missionId: Type.String(), missionTitle: Type.String(), status: Type.String(), drawId: Type.Union([Type.String(), Type.Null()]), won: Type.Union([Type.Boolean(), Type.Null()]), createdAt: Type.String() })) }), ...errorResponses(400, 401) },
+      tags: ['user'],
+      summary: 'My lucky-draw tickets by TicketFilter; NOT_RECEIVED lists lucky-draw missions without a ticket this period',
+      querystring: Type.Object({ filter: Type.Optional(Type.Union([Type.Literal('NOT_RECEIVED'), Type.Literal('RECEIVED'), Type.Literal('DRAWN')])) }, { additionalProperties: false }),
+      response: {
+        200: Type.Object({
+          items: Type.Array(Type.Object({ id: Nullable(Type.String()), missionId: Type.String(), missionTitle: Type.String(), status: Type.String(), periodKey: Type.String(), drawId: Nullable(Type.String()), won: Nullable(Type.Boolean()), createdAt: Nullable(Type.String()) })),
+        }),
+        ...errorResponses(400, 401),
+      },
     },
   }, async (request) => {
-    const items = await listTickets(db, { accountId: request.account.id, status: request.query.filter }, 500, 0);
-    return { items: items.map(({ id, missionId, missionTitle, status, drawId, won, createdAt }) => ({ id, missionId, missionTitle, status, drawId, won, createdAt })) };
+    const filter = request.query.filter;
+    if (filter === 'NOT_RECEIVED') {
+      const links = await db.selectFrom('user_mappings').select(['partner_id', 'partner_uid']).where('account_id', '=', request.account.id).execute();
+      const missing = await ticketsNotReceived(db, links, app.deps.clock.now());
+      return { items: missing.map(({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt }) => ({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt })) };
+    }
+    const items = await listTickets(db, { accountId: request.account.id, status: filter }, 500, 0);
+    return { items: items.map(({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt }) => ({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt })) };
   });
   app.get('/balances', {
     schema: { tags: ['user'], summary: 'My balances per asset', response: { 200: Type.Object({ items: Type.Array(Balance) }), ...errorResponses(401) } },
