@@ -118,3 +118,22 @@ export interface ClaimEvent {
 export interface Items<T> {
   items: T[];
 }
+
+export interface Draw {
+  id: string;
+  budgetId: string;
+  title: string;
+  status: 'COMMITTED' | 'DRAWN';
+  scheduledAt: string;
+  /** SHA-256 (hex) of the seed, public before the draw. */
+  commitment: string;
+  /** Published after the draw. */
+  seed: string | null;
+  prizeAmount: string;
+  assetSymbol: string;
+  winnersCount: number;
+  ticketCount: number | null;
+  drawnAt: string | null;
+  tickets: string[] | null;
+  winners: Array<{ ticketId: string }> | null;
+}
