@@ -84,14 +84,12 @@ export function TextField({ label, hint, ...input }: FieldBase & InputHTMLAttrib
   const hintId = `${id}-hint`;
   return (
     <div className="field">
-      <label htmlFor={id}>
-        {label}
-        {hint !== undefined && (
-          <span className="hint" id={hintId}>
-            {hint}
-          </span>
-        )}
-      </label>
+      <label htmlFor={id}>{label}</label>
+      {hint !== undefined && (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      )}
       <input id={id} {...(hint !== undefined && { 'aria-describedby': hintId })} {...input} />
     </div>
   );
@@ -102,14 +100,12 @@ export function TextArea({ label, hint, ...input }: FieldBase & TextareaHTMLAttr
   const hintId = `${id}-hint`;
   return (
     <div className="field">
-      <label htmlFor={id}>
-        {label}
-        {hint !== undefined && (
-          <span className="hint" id={hintId}>
-            {hint}
-          </span>
-        )}
-      </label>
+      <label htmlFor={id}>{label}</label>
+      {hint !== undefined && (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      )}
       <textarea id={id} {...(hint !== undefined && { 'aria-describedby': hintId })} {...input} />
     </div>
   );
@@ -125,14 +121,12 @@ export function SelectField({
   const hintId = `${id}-hint`;
   return (
     <div className="field">
-      <label htmlFor={id}>
-        {label}
-        {hint !== undefined && (
-          <span className="hint" id={hintId}>
-            {hint}
-          </span>
-        )}
-      </label>
+      <label htmlFor={id}>{label}</label>
+      {hint !== undefined && (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      )}
       <select id={id} {...(hint !== undefined && { 'aria-describedby': hintId })} {...select}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
