@@ -60,7 +60,7 @@ function DataTable({ caption, labels, series }: { caption: string; labels: strin
   return (
     <details>
       <summary>{caption}: the numbers</summary>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
         <table>
           <caption className="visually-hidden">{caption}</caption>
           <thead>

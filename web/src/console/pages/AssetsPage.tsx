@@ -56,7 +56,7 @@ export function AssetsPage() {
           data.items.length === 0 ? (
             <p>No reward assets yet.</p>
           ) : (
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
               <table>
                 <caption className="visually-hidden">Reward assets</caption>
                 <thead>

@@ -86,6 +86,10 @@ export function BudgetPage({ id }: { id: string }) {
                   {b.rejected} claim{b.rejected === 1 ? ' was' : 's were'} refused or rejected (e.g. the budget was empty).
                 </p>
               )}
+              <h2>Over time</h2>
+              <LoadState state={history} label="the history">
+                {(h) => <History budget={b} points={h.items} />}
+              </LoadState>
               {session.canWrite && (
                 <form onSubmit={(e) => void submit(e)} aria-labelledby="top-up">
                   <h2 id="top-up">Top up</h2>
@@ -98,17 +102,13 @@ export function BudgetPage({ id }: { id: string }) {
                   </div>
                 </form>
               )}
-              <h2>Over time</h2>
-              <LoadState state={history} label="the history">
-                {(h) => <History budget={b} points={h.items} />}
-              </LoadState>
               <h2>Latest claims</h2>
               <LoadState state={claims} label="claims">
                 {(c) =>
                   c.items.length === 0 ? (
                     <p>No claims on this budget yet.</p>
                   ) : (
-                    <div className="table-wrap">
+                    <div className="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
                       <table>
                         <caption className="visually-hidden">Latest claims</caption>
                         <thead>

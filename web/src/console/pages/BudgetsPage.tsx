@@ -10,7 +10,7 @@ import type { Asset, Budget, Items } from '../types.ts';
 export function BudgetTable({ budgets }: { budgets: Budget[] }) {
   const amount = (b: Budget, value: string) => `${formatUnits(value, b.decimals)} ${b.assetSymbol}`;
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
       <table>
         <caption className="visually-hidden">Budgets</caption>
         <thead>

@@ -146,7 +146,7 @@ export function ClaimsPage() {
           data.items.length === 0 ? (
             <p>No claims match.</p>
           ) : (
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
               <table>
                 <caption>
                   {data.items.length === 200 ? 'The newest 200 claims' : `${data.items.length} claim${data.items.length === 1 ? '' : 's'}`}

@@ -135,7 +135,7 @@ function ApiKeys({ partnerId }: { partnerId: string }) {
           data.items.length === 0 ? (
             <p>No API keys yet.</p>
           ) : (
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
               <table>
                 <caption className="visually-hidden">API keys</caption>
                 <thead>

@@ -33,7 +33,7 @@ export function PartnersPage() {
           data.items.length === 0 ? (
             <p>No partners yet.</p>
           ) : (
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
               <table>
                 <caption className="visually-hidden">Partners</caption>
                 <thead>

@@ -300,7 +300,7 @@ function Group({ group, promotion, budgets, rewards, onRewardsChanged }: { group
           data.items.length === 0 ? (
             <p>No missions in this group yet.</p>
           ) : (
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
               <table>
                 <caption className="visually-hidden">Missions of {group.title}</caption>
                 <thead>

@@ -85,7 +85,7 @@ export function PromotionsPage() {
           data.items.length === 0 ? (
             <p>No promotions match.</p>
           ) : (
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
               <table>
                 <caption className="visually-hidden">Promotions</caption>
                 <thead>
