@@ -218,8 +218,9 @@ export function homeStripe(key: string, stripes: number): number {
  * cover it. Every UPDATE keeps `remaining >= amount` as its guard, re-checked under the row lock,
  * so no interleaving overspends. Deadlock-free by construction:
  *  1. a stripe with enough left that nobody holds (SKIP LOCKED), nearest the user's home stripe;
- *  2. else wait for one stripe with enough, inside a savepoint: PostgreSQL keeps the lock of a row
- *     whose re-check failed, and rolling back to the savepoint lets it go before step 3;
+ *  2. else wait for one stripe with enough;
+ *     both inside a savepoint: PostgreSQL keeps the lock of a row whose re-check failed, and
+ *     rolling back to the savepoint lets it go, so a failed attempt holds nothing;
  *  3. else gather the amount from several stripes, locked in stripe order.
  */
 export async function reserve(trx: Transaction<DB>, budgetId: string, stripes: number, amount: bigint, key: string): Promise<boolean> {
@@ -245,19 +246,21 @@ export async function reserve(trx: Transaction<DB>, budgetId: string, stripes: n
       .limit(1);
     return (free ? query.forUpdate().skipLocked() : query).executeTakeFirst();
   };
-  const free = await withRoom(true);
-  if (free && (await take(free.stripe))) return true;
-  const busy = await withRoom(false);
-  if (busy) {
-    await sql`savepoint reserve_wait`.execute(trx);
-    const taken = await take(busy.stripe);
-    if (taken) {
-      await sql`release savepoint reserve_wait`.execute(trx);
+  // A row whose re-check failed stays locked (in PostgreSQL, for SELECT FOR UPDATE and UPDATE
+  // alike); inside a savepoint, rolling back lets it go, so a failed attempt holds nothing.
+  const attempt = async (pick: () => Promise<{ stripe: number } | undefined>): Promise<boolean> => {
+    await sql`savepoint reserve_attempt`.execute(trx);
+    const stripe = await pick();
+    if (stripe && (await take(stripe.stripe))) {
+      await sql`release savepoint reserve_attempt`.execute(trx);
       return true;
     }
-    await sql`rollback to savepoint reserve_wait`.execute(trx);
-    await sql`release savepoint reserve_wait`.execute(trx);
-  }
+    await sql`rollback to savepoint reserve_attempt`.execute(trx);
+    await sql`release savepoint reserve_attempt`.execute(trx);
+    return false;
+  };
+  if (await attempt(() => withRoom(true))) return true;
+  if (await attempt(() => withRoom(false))) return true;
   // No single stripe holds it (an amount larger than a stripe's share, or the last crumbs of the
   // budget): lock every stripe in stripe order (no deadlock between such takers) and gather it.
   const rows = await trx

@@ -28,27 +28,39 @@ export interface PayableClaim {
 export interface PayoutProvider {
   readonly name: string;
   pay(trx: Transaction<DB>, claim: PayableClaim, now: Date): Promise<void>;
+  /** Optional: pays many claims at once, all or nothing (the ledger does it in three statements). */
+  payBatch?(trx: Transaction<DB>, claims: PayableClaim[], now: Date): Promise<void>;
+}
+
+async function ledgerPay(trx: Transaction<DB>, claims: PayableClaim[], now: Date): Promise<void> {
+  if (claims.length === 0) return;
+  // Idempotent by claim id: a claim that already has its transfer is skipped.
+  const transfers = await trx
+    .insertInto('ledger_transfers')
+    .values(claims.map((c) => ({ id: newId('trf'), claim_id: c.id, asset_id: c.assetId, amount: c.amount, created_at: now })))
+    .onConflict((oc) => oc.column('claim_id').doNothing())
+    .returning(['id', 'claim_id'])
+    .execute();
+  if (transfers.length === 0) return;
+  const byClaim = new Map(claims.map((c) => [c.id, c]));
+  await trx
+    .insertInto('ledger_entries')
+    .values(
+      transfers.flatMap((t) => {
+        const c = byClaim.get(t.claim_id) as PayableClaim;
+        return [
+          { transfer_id: t.id, account: `budget:${c.budgetId}`, asset_id: c.assetId, amount: sql<string>`-${c.amount}::numeric` },
+          { transfer_id: t.id, account: `user:${c.accountId}`, asset_id: c.assetId, amount: c.amount },
+        ];
+      }),
+    )
+    .execute();
 }
 
 export const ledgerProvider: PayoutProvider = {
   name: 'ledger',
-  async pay(trx, claim, now) {
-    const transferId = newId('trf');
-    const inserted = await trx
-      .insertInto('ledger_transfers')
-      .values({ id: transferId, claim_id: claim.id, asset_id: claim.assetId, amount: claim.amount, created_at: now })
-      .onConflict((oc) => oc.column('claim_id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) return; // already paid: idempotent by claim id
-    await trx
-      .insertInto('ledger_entries')
-      .values([
-        { transfer_id: transferId, account: `budget:${claim.budgetId}`, asset_id: claim.assetId, amount: sql`-${claim.amount}::numeric` as unknown as string },
-        { transfer_id: transferId, account: `user:${claim.accountId}`, asset_id: claim.assetId, amount: claim.amount },
-      ])
-      .execute();
-  },
+  pay: (trx, claim, now) => ledgerPay(trx, [claim], now),
+  payBatch: ledgerPay,
 };
 
 /** Moves FAILED claims whose backoff has passed back to REQUESTED (bounded by MAX_PAYOUT_ATTEMPTS). */
@@ -82,19 +94,32 @@ export async function runPayoutBatch(db: Kysely<DB>, clock: Clock, provider: Pay
       .skipLocked()
       .execute();
     const succeeded: string[] = [];
+    const fail = async (claim: (typeof claims)[number], error: unknown) => {
+      const attempts = claim.attempts + 1;
+      const message = error instanceof Error ? error.message : String(error);
+      await trx
+        .updateTable('claims')
+        .set({ status: 'FAILED', attempts, reason: message.slice(0, 200), next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)), updated_at: now })
+        .where('id', '=', claim.id)
+        .execute();
+      await trx.insertInto('claim_events').values({ claim_id: claim.id, from_status: 'REQUESTED', to_status: 'FAILED', reason: `${provider.name}: ${message}`.slice(0, 200), at: now }).execute();
+    };
+    const payable: PayableClaim[] = [];
     for (const claim of claims) {
-      try {
-        if (claim.account_id === null) throw new Error('claim has no account');
-        await provider.pay(trx, { id: claim.id, budgetId: claim.budget_id, assetId: claim.asset_id, accountId: claim.account_id, amount: claim.amount }, now);
-        succeeded.push(claim.id);
-      } catch (error) {
-        const attempts = claim.attempts + 1;
-        await trx
-          .updateTable('claims')
-          .set({ status: 'FAILED', attempts, reason: String((error as Error).message).slice(0, 200), next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)), updated_at: now })
-          .where('id', '=', claim.id)
-          .execute();
-        await trx.insertInto('claim_events').values({ claim_id: claim.id, from_status: 'REQUESTED', to_status: 'FAILED', reason: `${provider.name}: ${(error as Error).message}`.slice(0, 200), at: now }).execute();
+      if (claim.account_id === null) await fail(claim, new Error('claim has no account'));
+      else payable.push({ id: claim.id, budgetId: claim.budget_id, assetId: claim.asset_id, accountId: claim.account_id, amount: claim.amount });
+    }
+    if (provider.payBatch) {
+      await provider.payBatch(trx, payable, now);
+      succeeded.push(...payable.map((c) => c.id));
+    } else {
+      for (const claim of payable) {
+        try {
+          await provider.pay(trx, claim, now);
+          succeeded.push(claim.id);
+        } catch (error) {
+          await fail(claims.find((c) => c.id === claim.id) as (typeof claims)[number], error);
+        }
       }
     }
     if (succeeded.length > 0) {
