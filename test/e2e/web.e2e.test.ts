@@ -139,7 +139,7 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     for (const page of ['app', 'console'] as const) {
       const { files, bytes } = firstLoadJsGzipBytes(distDir, page);
       expect(files.length).toBeGreaterThan(0);
-      expect(bytes, `${page}: ${files.join(', ')}`).toBeLessThan(200 * 1024);
+      expect(bytes, `${page}: ${files.join(', ')}`).toBeLessThan(200_000);
     }
   });
 
