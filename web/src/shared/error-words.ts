@@ -36,7 +36,20 @@ const WORDS: Record<string, string> = {
   INVALID_TIMEZONE: 'That is not a time zone name (use one like Asia/Seoul).',
   CONFLICT: 'Someone changed this at the same moment; reload and retry.',
   INVALID_REDIRECT_URL: 'That redirect URL is not allowed.',
+  LOGIN_PARTNER_INVALID: 'That partner is unknown or disabled, so its login cannot start.',
+  INVALID_BROWSER_TYPE: 'The browser type must be MINI, LIFF or WEB.',
+  LOGIN_STATE_INVALID: 'The login expired or was already used; start it again.',
+  ID_TOKEN_INVALID: 'The login provider’s proof of identity was not accepted.',
+  LOGIN_PROVIDER_UNAVAILABLE: 'The login provider cannot be reached; retry shortly.',
+  LIFF_NOT_CONFIGURED: 'This service has no LINE LIFF app configured.',
   INVALID_RETURN_PATH: 'That return address is not a page of this service.',
+  MAPPING_TOKEN_INVALID: 'The link token is not one this service issued.',
+  MAPPING_TOKEN_EXPIRED: 'The link token expired; log in again for a new one.',
+  MAPPING_TOKEN_USED: 'The link token was already used; log in again for a new one.',
+  MAPPING_TOKEN_WRONG_PARTNER: 'The link token belongs to another partner’s login.',
+  INVALID_REGION: 'The region must be a two-letter country code, such as KR or JP.',
+  PARTNER_USER_LINKED_ELSEWHERE: 'That partner user is already linked to another account.',
+  ACCOUNT_LINKED_ELSEWHERE: 'The account is already linked to another user of this partner.',
   NOT_FOUND_MAPPING: 'That user is not linked.',
   INVALID_AMOUNT: 'The amount is not a positive number with at most the asset’s decimals.',
   BUDGET_TYPE_MISMATCH: 'The budget’s type does not match the reward type.',
@@ -44,7 +57,12 @@ const WORDS: Record<string, string> = {
   NOT_FOUND_CLAIM: 'That claim does not exist.',
   DECIMALS_ALREADY_SET: 'The asset’s decimals are set already and cannot change.',
   NOT_FOUND_REWARD_RULE: 'There is no reward to remove.',
+  NOT_FOUND_DRAW: 'That lucky draw does not exist.',
+  DRAW_ALREADY_DRAWN: 'The draw has already run; its winners are final.',
 };
+
+/** The error names that have words (a test checks the whole catalog is covered). */
+export const ERROR_NAMES_IN_WORDS: readonly string[] = Object.keys(WORDS);
 
 export interface ErrorDescription {
   /** The error in words; unknown codes fall back to the service's message. */
