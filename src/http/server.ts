@@ -21,6 +21,7 @@ import type { LoginRuntime } from '../linking/runtime.ts';
 import { loginRoutes } from '../linking/routes/login.ts';
 import { createHotPathCaches } from '../cache/hot-path.ts';
 import type { HotPathCaches } from '../cache/hot-path.ts';
+import { webPages } from './web-pages.ts';
 import { drawPublicRoutes } from '../rewards/routes/draws.ts';
 
 export interface AppDeps {
@@ -130,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(partnerScope, { prefix: '/v1' });
   await app.register(adminScope, { prefix: '/admin/v1' });
   await app.register(userScope, { prefix: '/v1/me' });
+  await app.register(webPages, { distDir: config.webDistDir });
   return app;
 }
 
