@@ -42,6 +42,8 @@ export interface Config {
   webDistDir: string;
   /** How long a claim waits in RESERVED for its user to link before it expires. */
   claimReservationTtlSeconds: number;
+  /** Longest life of a hot-path cache entry (partner credentials, mission catalog), in ms. */
+  cacheTtlMs: number;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -225,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
     payoutIdleMs: integer(env, 'PAYOUT_IDLE_MS', 500, 10, 60_000),
     webDistDir: path.resolve(nonEmpty(env, 'WEB_DIST_DIR') ?? fileURLToPath(new URL('../web/dist', import.meta.url))),
     claimReservationTtlSeconds: integer(env, 'CLAIM_RESERVATION_TTL_SECONDS', 30 * 24 * 3600, 60, 3650 * 24 * 3600),
+    cacheTtlMs: integer(env, 'CACHE_TTL_MS', 1000, 0, 1000),
   };
 }
 

@@ -43,6 +43,12 @@ async function requireAdmin(request: FastifyRequest): Promise<void> {
 export async function adminScope(app: FastifyInstance): Promise<void> {
   app.decorateRequest('admin', null as unknown as AuthenticatedAdmin);
   app.addHook('onRequest', requireAdmin);
+  // Any successful operator write may change what the hot-path caches hold: clear them on every
+  // process (after the write committed: the answer is being sent).
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return;
+    await request.server.deps.caches.flushEverywhere().catch((err: unknown) => request.log.warn({ err }, 'cache flush notification failed; entries expire within a second'));
+  });
   await app.register(adminCredentialRoutes);
   await app.register(whoamiRoutes);
   await app.register(partnerAdminRoutes);

@@ -19,6 +19,8 @@ import cookie from '@fastify/cookie';
 import { createLoginRuntime, devProviderRoutes } from '../linking/runtime.ts';
 import type { LoginRuntime } from '../linking/runtime.ts';
 import { loginRoutes } from '../linking/routes/login.ts';
+import { createHotPathCaches } from '../cache/hot-path.ts';
+import type { HotPathCaches } from '../cache/hot-path.ts';
 import { webPages } from './web-pages.ts';
 import { drawPublicRoutes } from '../rewards/routes/draws.ts';
 
@@ -77,7 +79,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
 
   const login = await createLoginRuntime(config, deps.clock, () => app);
-  app.decorate('deps', { ...deps, login });
+  const caches = await createHotPathCaches(deps.database, config.cacheTtlMs);
+  app.addHook('onClose', async () => caches.stop());
+  app.decorate('deps', { ...deps, login, caches });
   if (login.dev) {
     app.log.warn(
       { issuer: login.dev.issuer },
@@ -133,7 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    deps: AppDeps & { login: LoginRuntime };
+    deps: AppDeps & { login: LoginRuntime; caches: HotPathCaches };
   }
   interface FastifyContextConfig {
     /** Errors of this route are shown as an HTML page to a browser (it navigated here). */
