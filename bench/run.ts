@@ -188,37 +188,11 @@ async function main(): Promise<void> {
         requests: [{ setupRequest: (req) => ({ ...req, body: progressBody() }) }],
       });
 
-    // --- Growth: achieve p50 on an empty table, then with GROWTH_ROWS progress rows ---
+    // --- Growth, first half: achieve p50 on an empty table ---
     await achieveLoad(8, 2); // warm-up
     await sqlOn(url, 'TRUNCATE mission_progress');
     const emptyTable = await achieveLoad(8, SECONDS);
-    log(`growth: loading ${GROWTH_ROWS.toLocaleString()} progress rows`);
     const missionIds = (await sqlOn(url, `SELECT id FROM missions WHERE mission_key <> 'flash' ORDER BY id`)).rows.map((r) => r.id as string);
-    const loadStarted = Date.now();
-    await sqlOn(
-      url,
-      `INSERT INTO mission_progress (partner_id, partner_uid, mission_id, period_key, completed, target, current, created_at, updated_at)
-       SELECT $1, 'g' || (n / $3), ($2::text[])[1 + n % $3], '2026-01-01', false, 10, n % 10, now(), now()
-       FROM generate_series(0, $4 - 1) AS n`,
-      [partner.id, missionIds, missionIds.length, GROWTH_ROWS],
-    );
-    await sqlOn(url, 'VACUUM ANALYZE mission_progress');
-    log(`growth: loaded in ${((Date.now() - loadStarted) / 1000).toFixed(0)} s`);
-    const fullTable = await achieveLoad(8, SECONDS);
-    rows.push({
-      scenario: `growth: achieve p50 at ${(GROWTH_ROWS / 1e6).toFixed(0)}M rows`,
-      rps: fullTable.rps,
-      p50: fullTable.p50,
-      p99: fullTable.p99,
-      ceiling: 'p50 on an empty table',
-      ceilingRps: emptyTable.p50,
-      ratio: fullTable.p50 / Math.max(emptyTable.p50, 0.001),
-      target: '<= 1.5x',
-      pass: fullTable.p50 <= 1.5 * emptyTable.p50,
-      note: `p50 ${emptyTable.p50} ms empty -> ${fullTable.p50} ms`,
-    });
-    log(`growth: p50 ${emptyTable.p50} ms -> ${fullTable.p50} ms`);
-
     // --- Achieve, progress only ---
     const emptyAchieve = await load({
       url: `http://127.0.0.1:${PORTS.empty}/v1/achieve`,
@@ -317,6 +291,37 @@ async function main(): Promise<void> {
       note: `${paid} paid in ${payoutSeconds.toFixed(1)} s (incl. process start); transfers ${ledger.transfers}; ledger sum ${ledger.sum}`,
     });
     log(`payout: ${claimsPerSecond.toFixed(0)} claims/s`);
+
+    // --- Growth, last: loading 10 million rows disturbs the machine for minutes afterwards ---
+    log(`growth: loading ${GROWTH_ROWS.toLocaleString()} progress rows`);
+    const loadStarted = Date.now();
+    await sqlOn(
+      url,
+      `INSERT INTO mission_progress (partner_id, partner_uid, mission_id, period_key, completed, target, current, created_at, updated_at)
+       SELECT $1, 'g' || (n / $3), ($2::text[])[1 + n % $3], '2026-01-01', false, 10, n % 10, now(), now()
+       FROM generate_series(0, $4 - 1) AS n`,
+      [partner.id, missionIds, missionIds.length, GROWTH_ROWS],
+    );
+    await sqlOn(url, 'VACUUM ANALYZE mission_progress');
+    // The load's own aftermath (a checkpoint due, full-page writes after it, cold pages) is not
+    // what a grown table costs: checkpoint, then warm up as the empty-table run was.
+    await sqlOn(url, 'CHECKPOINT');
+    log(`growth: loaded in ${((Date.now() - loadStarted) / 1000).toFixed(0)} s`);
+    await achieveLoad(8, 2);
+    const fullTable = await achieveLoad(8, SECONDS);
+    rows.push({
+      scenario: `growth: achieve p50 at ${(GROWTH_ROWS / 1e6).toFixed(0)}M rows`,
+      rps: fullTable.rps,
+      p50: fullTable.p50,
+      p99: fullTable.p99,
+      ceiling: 'p50 on an empty table',
+      ceilingRps: emptyTable.p50,
+      ratio: fullTable.p50 / Math.max(emptyTable.p50, 0.001),
+      target: '<= 1.5x',
+      pass: fullTable.p50 <= 1.5 * emptyTable.p50,
+      note: `p50 ${emptyTable.p50} ms empty -> ${fullTable.p50} ms`,
+    });
+    log(`growth: p50 ${emptyTable.p50} ms -> ${fullTable.p50} ms`);
 
     // --- Report ---
     const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
