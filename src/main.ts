@@ -5,7 +5,7 @@ import { openMigratedDatabase } from './db/open.ts';
 import { systemClock } from './domain/clock.ts';
 import { buildApp } from './http/server.ts';
 import { ensureOwnerToken } from './admins/service.ts';
-import { startPayoutWorker } from './rewards/payout.ts';
+import { startRewardWorker } from './rewards/index.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -27,7 +27,13 @@ async function main(): Promise<void> {
   );
 
   const worker = config.payoutWorker
-    ? startPayoutWorker(database.db, systemClock, { idleMs: config.payoutIdleMs, log: (err) => app.log.error({ err }, 'payout batch failed') })
+    ? startRewardWorker(database.db, systemClock, {
+        idleMs: config.payoutIdleMs,
+        batchSize: config.payoutBatchSize,
+        reservationTtlSeconds: config.reservationTtlSeconds,
+        holdMs: config.payoutHoldMs,
+        log: (err, task) => app.log.error({ err, task }, 'reward worker task failed'),
+      })
     : undefined;
 
   let closing = false;

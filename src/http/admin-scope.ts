@@ -1,6 +1,6 @@
 // The operator scope (/admin/v1): a bearer admin credential on every route, and a role check.
 // Reading needs VIEWER, writing OPERATOR, unless a route asks for more in config.minRole.
-import { rewardsAdminRoutes } from '../rewards/routes/admin.ts';
+import { rewardsAdminRoutes } from '../rewards/index.ts';
 import { linkingAdminRoutes } from '../linking/routes/admin.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { appError } from '../errors.ts';

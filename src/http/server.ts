@@ -16,6 +16,7 @@ import { partnerScope } from './partner-scope.ts';
 import { adminScope } from './admin-scope.ts';
 import { userScope } from './user-scope.ts';
 import cookie from '@fastify/cookie';
+import { rewardsPublicRoutes } from '../rewards/index.ts';
 import { createLoginRuntime, devProviderRoutes } from '../linking/runtime.ts';
 import type { LoginRuntime } from '../linking/runtime.ts';
 import { loginRoutes } from '../linking/routes/login.ts';
@@ -121,6 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(publicRoutes);
   await app.register(loginRoutes, { prefix: '/v1' });
   if (login.dev) await app.register(devProviderRoutes(login.dev));
+  // Public draw results: beside the partner scope, so without its credentials.
+  await app.register(rewardsPublicRoutes, { prefix: '/v1' });
   await app.register(partnerScope, { prefix: '/v1' });
   await app.register(adminScope, { prefix: '/admin/v1' });
   await app.register(userScope, { prefix: '/v1/me' });
