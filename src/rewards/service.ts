@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
-import { AmountError, formatAmount, parseAmount } from '../domain/amounts.ts';
+import { AmountError, formatAmount, MAX_BASE_UNITS, parseAmount } from '../domain/amounts.ts';
 import { newId } from '../domain/ids.ts';
 import { appError } from '../errors.ts';
 import { addToStripes, DEFAULT_STRIPES, splitOverStripes } from './reservation.ts';
@@ -170,13 +170,16 @@ export async function topUpBudget(db: Kysely<DB>, clock: Clock, id: string, amou
   if (!budget) throw appError('NOT_FOUND_REWARD_BUDGET', `no reward budget '${id}'`);
   const amount = amountOf(amountText, await decimalsOf(db, budget.asset_id), 'amount');
   await db.transaction().execute(async (trx) => {
-    const total = await trx
+    // The budget row lock orders concurrent top-ups, so the overflow check below holds.
+    const current = await trx.selectFrom('budgets').select(sql<string>`total::text`.as('total')).where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+    if (BigInt(current.total) + amount > MAX_BASE_UNITS) {
+      throw appError('INVALID_AMOUNT', 'amount: the total would exceed the largest amount a budget holds (numeric(78,0))', { field: 'amount' });
+    }
+    await trx
       .updateTable('budgets')
       .set({ total: sql`total + ${amount.toString()}::numeric`, updated_at: clock.now() })
       .where('id', '=', id)
-      .returning(sql<string>`total::text`.as('total'))
-      .executeTakeFirstOrThrow();
-    if (BigInt(total.total) >= 10n ** 78n) throw appError('INVALID_AMOUNT', 'amount: the total would exceed numeric(78,0)', { field: 'amount' });
+      .execute();
     await addToStripes(trx, budget, amount);
   });
   return getBudget(db, id);
