@@ -76,7 +76,7 @@ export async function myMissions(db: Kysely<DB>, clock: Clock, accountId: string
     .orderBy('g.created_at')
     .orderBy('g.id')
     .orderBy('m.created_at')
-    .orderBy('m.id')
+    .orderBy('m.mission_key')
     .execute();
   const now = clock.now();
   const wanted = missions.map((m) => ({ ...m, partnerUid: uidOf.get(m.partnerId) as string, periodKey: periodKeyFor(m.recurrence, now, m.timezone) }));
