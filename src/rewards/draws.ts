@@ -13,6 +13,7 @@ import { commitmentOf, pickWinners, sortTicketIds } from '../domain/draws.ts';
 import { newId } from '../domain/ids.ts';
 import { appError, AppError } from '../errors.ts';
 import { grantClaim } from './completion.ts';
+import { homeStripe } from './reservation.ts';
 import { amountOf, decimalsOf, findBudget } from './service.ts';
 
 export type DrawStatus = 'SCHEDULED' | 'COMMITTED' | 'DRAWN';
@@ -278,7 +279,11 @@ export async function runDraw(db: Kysely<DB>, clock: Clock, drawId: string): Pro
         .where(sql<boolean>`id = ANY(${ids}::text[])`)
         .execute();
     }
-    for (const ticket of tickets.filter((t) => winners.has(t.id))) {
+    // Winners in home-stripe order: the stripes this transaction takes one after another are then
+    // taken in the global order (stripe number), like a top-up's.
+    const stripeOf = (t: { partner_id: string; partner_uid: string }) => homeStripe(`${t.partner_id}:${t.partner_uid}`, draw.stripes);
+    const winning = tickets.filter((t) => winners.has(t.id)).sort((a, b) => stripeOf(a) - stripeOf(b) || (a.id < b.id ? -1 : 1));
+    for (const ticket of winning) {
       await grantClaim(trx, {
         budget: { id: draw.budget_id, assetId: draw.asset_id, stripes: draw.stripes },
         amount: BigInt(draw.prize_amount),
