@@ -227,9 +227,14 @@ describe.skipIf(!onPostgres)('payout workers on PostgreSQL', () => {
       // after at least one batch has committed.
       const first = startWorker({ PAYOUT_HOLD_MS: '300' });
       const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline && !((await paid()) > 0 && (await openBatches()) > 0)) await new Promise((r) => setTimeout(r, 10));
-      expect(await openBatches()).toBeGreaterThan(0);
+      let midBatch = false;
+      while (Date.now() < deadline && !midBatch) {
+        midBatch = (await paid()) > 0 && (await openBatches()) > 0;
+        if (!midBatch) await new Promise((r) => setTimeout(r, 10));
+      }
+      // Seen with a batch open (held 300 ms): kill it now.
       signal(first, 'SIGKILL');
+      expect(midBatch).toBe(true);
       await exited(first);
       // The open batch never commits: its connection is gone, and PostgreSQL rolls it back.
       const afterKill = await paid();
