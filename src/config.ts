@@ -37,12 +37,8 @@ export interface Config {
   payoutWorker: boolean;
   /** Pause of an idle payout worker between looks for work, in milliseconds. */
   payoutIdleMs: number;
-  /** Claims paid per payout transaction. */
-  payoutBatchSize: number;
-  /** Testing aid: the payout worker holds each batch open this long before committing (0: no hold). */
-  payoutHoldMs: number;
-  /** A RESERVED claim of a user who never links is rejected after this many seconds (0: never). */
-  reservationTtlSeconds: number;
+  /** How long a claim waits in RESERVED for its user to link before it expires. */
+  claimReservationTtlSeconds: number;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -88,14 +84,6 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = nonEmpty(env, name);
-  if (raw === undefined) return fallback;
-  if (raw === 'true') return true;
-  if (raw === 'false') return false;
-  throw new ConfigError(name, `must be true or false, got '${raw}'`);
 }
 
 function url(env: Env, name: string, fallback: string, protocols: string[]): string {
@@ -230,10 +218,21 @@ export function loadConfig(env: Env = process.env): Config {
     sessionSecret,
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 90 * 24 * 3600),
     login: loadLoginConfig(env, nodeEnv),
-    payoutWorker: boolean(env, 'PAYOUT_WORKER', true),
+    payoutWorker: (nonEmpty(env, 'PAYOUT_WORKER') ?? 'true') !== 'false',
     payoutIdleMs: integer(env, 'PAYOUT_IDLE_MS', 500, 10, 60_000),
-    payoutBatchSize: integer(env, 'PAYOUT_BATCH_SIZE', 200, 1, 5000),
-    payoutHoldMs: integer(env, 'PAYOUT_HOLD_MS', 0, 0, 60_000),
-    reservationTtlSeconds: integer(env, 'RESERVATION_TTL_SECONDS', 30 * 24 * 3600, 0, 10 * 366 * 24 * 3600),
+    claimReservationTtlSeconds: integer(env, 'CLAIM_RESERVATION_TTL_SECONDS', 30 * 24 * 3600, 60, 3650 * 24 * 3600),
   };
+}
+
+/** For process entry points: the configuration, or exit 2 with the message naming the variable. */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
 }

@@ -75,11 +75,7 @@ export const ERRORS = {
   DECIMALS_ALREADY_SET: { code: 3504, status: 409, category: 'RewardAsset' },
   NOT_FOUND_REWARD_RULE: { code: 3505, status: 404, category: 'Reward' },
   NOT_FOUND_DRAW: { code: 3506, status: 404, category: 'Draw' },
-  DRAW_NOT_DUE: { code: 3507, status: 409, category: 'Draw' },
-  DRAW_ALREADY_DRAWN: { code: 3508, status: 409, category: 'Draw' },
-  DRAW_NOT_DRAWN: { code: 3509, status: 409, category: 'Draw' },
-  PROMOTION_TYPE_MISMATCH: { code: 3510, status: 409, category: 'Reward' },
-  NOT_FOUND_PLATFORM_ACCOUNT: { code: 3511, status: 404, category: 'Account' },
+  DRAW_ALREADY_DRAWN: { code: 3507, status: 409, category: 'Draw' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -1,23 +1,14 @@
 // Process entry: config -> database -> migrations -> server. SIGTERM/SIGINT close the server
 // (finishing requests in flight) and then the database.
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { openMigratedDatabase } from './db/open.ts';
 import { systemClock } from './domain/clock.ts';
 import { buildApp } from './http/server.ts';
 import { ensureOwnerToken } from './admins/service.ts';
-import { startRewardWorker } from './rewards/index.ts';
+import { startPayoutWorker } from './rewards/payout.ts';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const { database, applied } = await openMigratedDatabase(config);
   if (config.adminToken !== undefined) await ensureOwnerToken(database.db, config.adminToken);
   const app = await buildApp({ config, database, clock: systemClock });
@@ -27,13 +18,7 @@ async function main(): Promise<void> {
   );
 
   const worker = config.payoutWorker
-    ? startRewardWorker(database.db, systemClock, {
-        idleMs: config.payoutIdleMs,
-        batchSize: config.payoutBatchSize,
-        reservationTtlSeconds: config.reservationTtlSeconds,
-        holdMs: config.payoutHoldMs,
-        log: (err, task) => app.log.error({ err, task }, 'reward worker task failed'),
-      })
+    ? startPayoutWorker(database.db, systemClock, { idleMs: config.payoutIdleMs, reservationTtlSeconds: config.claimReservationTtlSeconds, log: (err) => app.log.error({ err }, 'payout batch failed') })
     : undefined;
 
   let closing = false;

@@ -7,7 +7,7 @@ import { partnerCall, sessionCookie, setupMission, startTestApp } from './harnes
 import type { MissionSetup, TestContext } from './harness.ts';
 import { APP_ORIGIN, loginAtPartner, PARTNER_REDIRECT, TestBrowser } from './login-helpers.ts';
 import { runPayoutBatch } from '../src/rewards/payout.ts';
-import { ledgerProvider } from '../src/rewards/ledger.ts';
+import { expireReservations } from '../src/rewards/claims.ts';
 
 let ctx: TestContext;
 let setup: MissionSetup;
@@ -56,7 +56,7 @@ describe('a FIXED mission reward', () => {
     expect((await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`)).json()).toMatchObject({ total: '100', remaining: '87.5', reserved: '12.5', paid: '0' });
 
     // Nothing to pay while the user is not linked.
-    expect(await runPayoutBatch(ctx.database.db, ctx.clock, { provider: ledgerProvider, batchSize: 200 })).toBe(0);
+    expect(await runPayoutBatch(ctx.database.db, ctx.clock)).toBe(0);
 
     // The user links through the login journey: the waiting claim is requested.
     const landed = await loginAtPartner(new TestBrowser(ctx), setup.partnerId, 'reward-user');
@@ -67,7 +67,7 @@ describe('a FIXED mission reward', () => {
     const accountId = mine[0]?.accountId as string;
     expect(accountId).toMatch(/^acc_/);
 
-    expect(await runPayoutBatch(ctx.database.db, ctx.clock, { provider: ledgerProvider, batchSize: 200 })).toBe(1);
+    expect(await runPayoutBatch(ctx.database.db, ctx.clock)).toBe(1);
     mine = await claims('partnerUid=u-1');
     expect(mine[0]).toMatchObject({ status: 'SUCCEEDED' });
     expect((await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`)).json()).toMatchObject({ remaining: '87.5', reserved: '0', paid: '12.5' });
@@ -82,7 +82,7 @@ describe('a FIXED mission reward', () => {
     expect(myClaims.json().items).toHaveLength(1);
     expect(await ledgerSums()).toEqual([{ asset_id: assetId, sum: '0' }]);
     // A second batch pays nothing again.
-    expect(await runPayoutBatch(ctx.database.db, ctx.clock, { provider: ledgerProvider, batchSize: 200 })).toBe(0);
+    expect(await runPayoutBatch(ctx.database.db, ctx.clock)).toBe(0);
 
     // The next day is a new period: a new claim, requested at once (the user is linked now).
     ctx.clock.advance(24 * 3600 * 1000);
@@ -106,7 +106,7 @@ describe('a FIXED mission reward', () => {
 
     // An operator rejects the reserved claim: its amount returns to the budget; no second move.
     const reserved = all.find((c) => c.status === 'RESERVED');
-    expect((await ctx.admin('POST', `/admin/v1/claims/${reserved?.id}/reject`, { reason: 'fraud' })).json()).toMatchObject({ status: 'REJECTED', reason: 'operator: fraud' });
+    expect((await ctx.admin('POST', `/admin/v1/claims/${reserved?.id}/reject`, { reason: 'fraud' })).statusCode).toBe(204);
     expect((await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`)).json()).toMatchObject({ remaining: '20', reserved: '0' });
     const again = await ctx.admin('POST', `/admin/v1/claims/${reserved?.id}/reject`, { reason: 'twice' });
     expect(again.statusCode).toBe(409);
@@ -116,6 +116,21 @@ describe('a FIXED mission reward', () => {
 
     // A top-up makes room again.
     expect((await ctx.admin('POST', `/admin/v1/budgets/${budgetId}/top-up`, { amount: '0.05' })).json()).toMatchObject({ total: '20.05', remaining: '20.05' });
+  });
+
+  it('a claim whose user never links expires and returns its amount to the budget', async () => {
+    const waiting = await setupMission(ctx, { missionKey: 'waiting', recurrence: 'ONE_TIME' });
+    const budgetId = await budget('30');
+    await ctx.admin('PUT', `/admin/v1/missions/${waiting.missionId}/reward`, { type: 'FIXED', budgetId, amount: '10' });
+    await partnerCall(ctx, waiting, { method: 'POST', url: '/v1/achieve', body: { partnerUid: 'never-links', missionKey: 'waiting', completed: true } });
+    expect((await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`)).json()).toMatchObject({ remaining: '20', reserved: '10' });
+    const ttl = 30 * 24 * 3600;
+    expect(await expireReservations(ctx.database.db, ctx.clock, ttl)).toBe(0);
+    ctx.clock.advance((ttl + 60) * 1000);
+    expect(await expireReservations(ctx.database.db, ctx.clock, ttl)).toBeGreaterThanOrEqual(1);
+    const [claim] = await claims(`budgetId=${budgetId}`);
+    expect(claim).toMatchObject({ status: 'REJECTED', reason: 'EXPIRED' });
+    expect((await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`)).json()).toMatchObject({ remaining: '30', reserved: '0' });
   });
 
   it('a group reward is paid when the last mission of the group completes', async () => {
@@ -138,7 +153,7 @@ describe('a FIXED mission reward', () => {
     const budgetId = await budget('1000', 'LUCKY_DRAW');
     expect((await ctx.admin('PUT', `/admin/v1/missions/${lucky.missionId}/reward`, { type: 'LUCKY_DRAW', budgetId })).statusCode).toBe(200);
     for (let i = 0; i < 3; i++) await partnerCall(ctx, lucky, { method: 'POST', url: '/v1/achieve', body: { partnerUid: 't-user', missionKey: 'lucky', completed: true } });
-    const tickets = (await ctx.admin('GET', `/admin/v1/tickets?filter=RECEIVED&partnerId=${lucky.partnerId}&partnerUid=t-user`)).json().items;
+    const tickets = (await ctx.admin('GET', `/admin/v1/tickets?filter=RECEIVED&partnerUid=t-user`)).json().items;
     expect(tickets).toHaveLength(1);
     expect(tickets[0]).toMatchObject({ status: 'RECEIVED', missionId: lucky.missionId });
   });

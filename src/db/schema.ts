@@ -163,7 +163,7 @@ export interface ClaimsTable {
   partner_uid: string;
   account_id: string | null;
   promotion_id: string | null;
-  source: 'MISSION' | 'GROUP' | 'STREAK' | 'DRAW';
+  source: 'MISSION' | 'GROUP' | 'DRAW' | 'STREAK';
   source_id: string;
   period_key: string;
   amount: Numeric;
@@ -187,8 +187,6 @@ export interface ClaimEventsTable {
 export interface DrawsTable {
   id: string;
   budget_id: string;
-  /** When set, only this mission's tickets take part. */
-  mission_id: Generated<string | null>;
   title: string;
   prize_amount: Numeric;
   winners_count: number;
@@ -205,34 +203,12 @@ export interface TicketsTable {
   id: string;
   partner_id: string;
   partner_uid: string;
-  /** The mission whose completion earned it, or null for a mission group's ticket. */
-  mission_id: string | null;
-  mission_group_id: Generated<string | null>;
+  mission_id: string;
   budget_id: string;
   period_key: string;
   status: 'RECEIVED' | 'DRAWN';
   draw_id: string | null;
   won: boolean | null;
-  created_at: Timestamp;
-}
-
-export interface CheckStreaksTable {
-  partner_id: string;
-  partner_uid: string;
-  promotion_id: string;
-  current: number;
-  best: number;
-  /** date; read it as text (`last_check_date::text`) so no driver turns it into a local midnight. */
-  last_check_date: ColumnType<string, string, string>;
-  updated_at: Timestamp;
-}
-
-export interface StreakRewardsTable {
-  id: string;
-  promotion_id: string;
-  days: number;
-  budget_id: string;
-  amount: Numeric;
   created_at: Timestamp;
 }
 
@@ -249,6 +225,22 @@ export interface LedgerEntriesTable {
   transfer_id: string;
   account: string;
   asset_id: string;
+  amount: Numeric;
+}
+
+export interface UserStreaksTable {
+  partner_id: string;
+  partner_uid: string;
+  promotion_id: string;
+  current: number;
+  best: number;
+  last_date: string;
+}
+
+export interface StreakRewardsTable {
+  promotion_id: string;
+  days: number;
+  budget_id: string;
   amount: Numeric;
 }
 
@@ -294,7 +286,7 @@ export interface DB {
   tickets: TicketsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_entries: LedgerEntriesTable;
-  check_streaks: CheckStreaksTable;
+  user_streaks: UserStreaksTable;
   streak_rewards: StreakRewardsTable;
   schema_migrations: SchemaMigrationsTable;
 }

@@ -7,7 +7,7 @@
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f\\]/;
 
-function comparable(url: URL): string {
+export function comparable(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname}`;
 }
 

@@ -1,6 +1,7 @@
 // The operator scope (/admin/v1): a bearer admin credential on every route, and a role check.
 // Reading needs VIEWER, writing OPERATOR, unless a route asks for more in config.minRole.
-import { rewardsAdminRoutes } from '../rewards/index.ts';
+import { rewardsAdminRoutes } from '../rewards/routes/admin.ts';
+import { drawAdminRoutes } from '../rewards/routes/draws.ts';
 import { linkingAdminRoutes } from '../linking/routes/admin.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { appError } from '../errors.ts';
@@ -46,4 +47,5 @@ export async function adminScope(app: FastifyInstance): Promise<void> {
   await app.register(progressAdminRoutes);
   await app.register(linkingAdminRoutes);
   await app.register(rewardsAdminRoutes);
+  await app.register(drawAdminRoutes);
 }

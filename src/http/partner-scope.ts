@@ -8,7 +8,7 @@ import { buildAllowList, isAddressAllowed } from '../domain/ip-allow-list.ts';
 import { checkLinkRoute } from '../linking/routes/checkLink.ts';
 import { achieveRoute } from '../progress/routes/achieve.ts';
 import { connectRoute } from '../linking/routes/connect.ts';
-import { onUserLinked } from '../rewards/index.ts';
+import { releaseWaitingClaims } from '../rewards/claims.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,7 +46,7 @@ export async function partnerScope(app: FastifyInstance): Promise<void> {
   app.decorateRequest('partner', null as unknown as PartnerRow);
   app.addHook('onRequest', requirePartner);
   await app.register(checkLinkRoute);
-  await app.register(connectRoute([(trx, e) => onUserLinked(trx, e, app.deps.clock.now())]));
+  await app.register(connectRoute([releaseWaitingClaims(app.deps.clock)]));
   await app.register(async (ipScope) => {
     ipScope.addHook('onRequest', requireAllowedIp);
     await ipScope.register(achieveRoute);

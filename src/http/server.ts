@@ -16,10 +16,10 @@ import { partnerScope } from './partner-scope.ts';
 import { adminScope } from './admin-scope.ts';
 import { userScope } from './user-scope.ts';
 import cookie from '@fastify/cookie';
-import { rewardsPublicRoutes } from '../rewards/index.ts';
 import { createLoginRuntime, devProviderRoutes } from '../linking/runtime.ts';
 import type { LoginRuntime } from '../linking/runtime.ts';
 import { loginRoutes } from '../linking/routes/login.ts';
+import { drawPublicRoutes } from '../rewards/routes/draws.ts';
 
 export interface AppDeps {
   config: Config;
@@ -121,9 +121,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(publicRoutes);
   await app.register(loginRoutes, { prefix: '/v1' });
+  await app.register(drawPublicRoutes, { prefix: '/v1' });
   if (login.dev) await app.register(devProviderRoutes(login.dev));
-  // Public draw results: beside the partner scope, so without its credentials.
-  await app.register(rewardsPublicRoutes, { prefix: '/v1' });
   await app.register(partnerScope, { prefix: '/v1' });
   await app.register(adminScope, { prefix: '/admin/v1' });
   await app.register(userScope, { prefix: '/v1/me' });

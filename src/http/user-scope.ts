@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { appError } from '../errors.ts';
 import { readSessionToken, SESSION_COOKIE } from './session.ts';
 import { meRoutes } from '../linking/routes/me.ts';
-import { rewardsMeRoutes } from '../rewards/index.ts';
+import { rewardsMeRoutes } from '../rewards/routes/me.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

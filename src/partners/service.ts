@@ -1,5 +1,6 @@
 // Partner use cases: registration, settings (allow-list, redirect URLs), API keys, and
 // authentication of partner calls.
+import { comparable } from '../domain/redirect-url.ts';
 import type { Kysely } from 'kysely';
 import { appError } from '../errors.ts';
 import type { DB } from '../db/schema.ts';
@@ -76,7 +77,7 @@ export function canonicalRedirectUrl(entry: string): string | undefined {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
   if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') return undefined;
-  return `${url.protocol}//${url.host}${url.pathname}`;
+  return comparable(url);
 }
 
 function canonicalRedirectUrls(entries: string[]): string[] {

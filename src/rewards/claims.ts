@@ -1,6 +1,5 @@
-// Claims after their creation: an operator's moves (reject, retry), the worker's sweeps (request the
-// claims of users who just linked, expire old reservations), and the views with their history.
-// Every move follows domain/claims.ts and writes a claim_events row.
+// Reward rules, the completion handler (reserve and claim inside the achieve transaction), claim
+// transitions with their history, and release of waiting claims when a user links.
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
@@ -8,156 +7,351 @@ import type { Clock } from '../domain/clock.ts';
 import { canMove } from '../domain/claims.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
 import { formatAmount } from '../domain/amounts.ts';
+import { periodKeyFor } from '../domain/periods.ts';
+import type { RecurrenceType as Recurrence } from '../db/schema.ts';
+import { newId } from '../domain/ids.ts';
+import { checkIn } from '../domain/streaks.ts';
 import { appError } from '../errors.ts';
-import { homeStripe, releaseToBudget } from './reservation.ts';
-import { recordClaimEvents } from './store.ts';
-import type { ClaimSource } from './store.ts';
+import type { CompletionEvent } from '../progress/service.ts';
+import type { UserLinkedHandler } from '../linking/service.ts';
+import { amountOf, decimalsOf, findBudget, release, reserve } from './budgets.ts';
+import type { BudgetType } from './budgets.ts';
 
-export const RESERVATION_EXPIRED = 'RESERVATION_EXPIRED';
+// --- Rules ---
 
-/** An operator's move of one claim: RESERVED -> REJECTED (releases the budget), FAILED -> REQUESTED. */
-export async function moveClaim(
+export interface RuleView {
+  id: string;
+  type: BudgetType;
+  budgetId: string;
+  amount: string | null;
+}
+
+export async function setRule(
   db: Kysely<DB>,
   clock: Clock,
-  claimId: string,
-  to: 'REJECTED' | 'REQUESTED',
-  reason: string,
-): Promise<ClaimView> {
+  target: { missionId: string } | { groupId: string },
+  input: { type: BudgetType; budgetId: string; amount?: string },
+): Promise<RuleView> {
+  const budget = await findBudget(db, input.budgetId);
+  if (budget.type !== input.type) {
+    throw appError('BUDGET_TYPE_MISMATCH', `a ${input.type} reward needs a ${input.type} budget; budget '${budget.id}' is ${budget.type}`);
+  }
+  const decimals = await decimalsOf(db, budget.asset_id);
+  let amount: bigint | null = null;
+  if (input.type === 'FIXED') {
+    if (input.amount === undefined) throw appError('INVALID_AMOUNT', 'amount: a FIXED reward needs an amount', { field: 'amount' });
+    amount = amountOf(input.amount, decimals, 'amount');
+  } else if (input.amount !== undefined) {
+    throw appError('INVALID_AMOUNT', 'amount: a LUCKY_DRAW reward has no amount (the draw sets the prize)', { field: 'amount' });
+  }
+  const missionId = 'missionId' in target ? target.missionId : null;
+  const groupId = 'groupId' in target ? target.groupId : null;
+  if (groupId !== null) {
+    const promotion = await db.selectFrom('mission_groups as g').innerJoin('promotions as p', 'p.id', 'g.promotion_id').select('p.type').where('g.id', '=', groupId).executeTakeFirst();
+    if (promotion?.type !== 'COMPOSITE') throw appError('VALIDATION_FAILED', 'group rewards belong to COMPOSITE promotions', { field: 'groupId' });
+  }
+  const row = await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('reward_rules').where(missionId ? 'mission_id' : 'mission_group_id', '=', (missionId ?? groupId) as string).execute();
+    return trx
+      .insertInto('reward_rules')
+      .values({ id: newId('rwd'), mission_id: missionId, mission_group_id: groupId, type: input.type, budget_id: budget.id, amount, created_at: clock.now() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+  return { id: row.id, type: row.type, budgetId: row.budget_id, amount: row.amount === null ? null : formatAmount(row.amount, decimals) };
+}
+
+export async function removeRule(db: Kysely<DB>, target: { missionId: string } | { groupId: string }): Promise<void> {
+  const removed = await db
+    .deleteFrom('reward_rules')
+    .where('missionId' in target ? 'mission_id' : 'mission_group_id', '=', 'missionId' in target ? target.missionId : target.groupId)
+    .returning('id')
+    .executeTakeFirst();
+  if (!removed) throw appError('NOT_FOUND_REWARD_RULE', 'no reward is set there');
+}
+
+// --- Claims ---
+
+async function recordEvent(trx: Transaction<DB>, claimIds: string[], from: ClaimStatus | null, to: ClaimStatus, reason: string | null, at: Date) {
+  if (claimIds.length === 0) return;
+  await trx.insertInto('claim_events').values(claimIds.map((claim_id) => ({ claim_id, from_status: from, to_status: to, reason, at }))).execute();
+}
+
+interface Grant {
+  budget: { id: string; asset_id: string; stripes: number };
+  amount: bigint;
+  partnerId: string;
+  partnerUid: string;
+  promotionId: string | null;
+  source: 'MISSION' | 'GROUP' | 'DRAW' | 'STREAK';
+  sourceId: string;
+  periodKey: string;
+  now: Date;
+}
+
+/**
+ * Creates the claim of one (user, source, period) at most once, and reserves its amount. A linked
+ * user's claim is REQUESTED at once; an unlinked user's waits in RESERVED; no budget: REJECTED.
+ */
+export async function grantClaim(trx: Transaction<DB>, grant: Grant): Promise<{ id: string; status: ClaimStatus } | undefined> {
+  const mapping = await trx
+    .selectFrom('user_mappings')
+    .select('account_id')
+    .where('partner_id', '=', grant.partnerId)
+    .where('partner_uid', '=', grant.partnerUid)
+    .executeTakeFirst();
+  const key = `${grant.partnerId}:${grant.partnerUid}`;
+  const reserved = await reserve(trx, grant.budget.id, grant.budget.stripes, grant.amount, key);
+  const status: ClaimStatus = !reserved ? 'REJECTED' : mapping ? 'REQUESTED' : 'RESERVED';
+  const inserted = await trx
+    .insertInto('claims')
+    .values({
+      id: newId('clm'),
+      budget_id: grant.budget.id,
+      asset_id: grant.budget.asset_id,
+      partner_id: grant.partnerId,
+      partner_uid: grant.partnerUid,
+      account_id: mapping?.account_id ?? null,
+      promotion_id: grant.promotionId,
+      source: grant.source,
+      source_id: grant.sourceId,
+      period_key: grant.periodKey,
+      amount: grant.amount,
+      status,
+      reason: reserved ? null : 'BUDGET_EXHAUSTED',
+      next_attempt_at: status === 'REQUESTED' ? grant.now : null,
+      created_at: grant.now,
+      updated_at: grant.now,
+    })
+    .onConflict((oc) => oc.columns(['partner_id', 'partner_uid', 'source', 'source_id', 'period_key']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) {
+    // Already granted for this period: give the reservation back.
+    if (reserved) await release(trx, grant.budget.id, grant.amount, key, grant.budget.stripes);
+    return undefined;
+  }
+  await recordEvent(trx, [inserted.id], null, status === 'REQUESTED' ? 'RESERVED' : status, reserved ? null : 'BUDGET_EXHAUSTED', grant.now);
+  if (status === 'REQUESTED') await recordEvent(trx, [inserted.id], 'RESERVED', 'REQUESTED', 'user is linked', grant.now);
+  return { id: inserted.id, status };
+}
+
+const RECURRENCE_SPAN: Record<Recurrence, number> = { DAILY: 1, WEEKLY: 2, MONTHLY: 3, ONE_TIME: 4 };
+
+async function ruleFor(trx: Transaction<DB>, column: 'mission_id' | 'mission_group_id', id: string) {
+  return trx
+    .selectFrom('reward_rules as r')
+    .innerJoin('budgets as b', 'b.id', 'r.budget_id')
+    .select(['r.type', 'r.amount', 'b.id as budget_id', 'b.asset_id', 'b.stripes'])
+    .where(`r.${column}`, '=', id)
+    .executeTakeFirst();
+}
+
+async function payRule(trx: Transaction<DB>, rule: NonNullable<Awaited<ReturnType<typeof ruleFor>>>, event: CompletionEvent, source: 'MISSION' | 'GROUP', sourceId: string, periodKey: string) {
+  const budget = { id: rule.budget_id, asset_id: rule.asset_id, stripes: rule.stripes };
+  if (rule.type === 'FIXED' && rule.amount !== null) {
+    await grantClaim(trx, {
+      budget,
+      amount: BigInt(rule.amount),
+      partnerId: event.partnerId,
+      partnerUid: event.partnerUid,
+      promotionId: event.promotionId,
+      source,
+      sourceId,
+      periodKey,
+      now: event.completedAt,
+    });
+  } else if (rule.type === 'LUCKY_DRAW' && source === 'MISSION') {
+    await trx
+      .insertInto('tickets')
+      .values({
+        id: newId('tkt'),
+        partner_id: event.partnerId,
+        partner_uid: event.partnerUid,
+        mission_id: sourceId,
+        budget_id: rule.budget_id,
+        period_key: periodKey,
+        status: 'RECEIVED',
+        created_at: event.completedAt,
+      })
+      .onConflict((oc) => oc.columns(['partner_id', 'partner_uid', 'mission_id', 'period_key']).doNothing())
+      .execute();
+  }
+}
+
+/**
+ * The CompletionHandler of achieve: runs in its transaction, once per newly completed period.
+ * Pays the mission's reward, then the group's when this completion finishes the group. A group's
+ * period is that of its member with the longest recurrence (a group with a ONE_TIME mission pays
+ * once; an all-DAILY group pays daily).
+ */
+export async function onMissionCompleted(trx: Transaction<DB>, event: CompletionEvent): Promise<void> {
+  const missionRule = await ruleFor(trx, 'mission_id', event.missionId);
+  if (missionRule) await payRule(trx, missionRule, event, 'MISSION', event.missionId, event.periodKey);
+
+  const promotion = await trx.selectFrom('promotions').select(['type', 'timezone']).where('id', '=', event.promotionId).executeTakeFirstOrThrow();
+  const members = await trx.selectFrom('missions').select(['id', 'recurrence']).where('mission_group_id', '=', event.groupId).execute();
+  if (promotion.type === 'DAILY_CHECK' && members.find((m) => m.id === event.missionId)?.recurrence === 'DAILY') {
+    await recordCheckIn(trx, event);
+  }
+
+  const groupRule = await ruleFor(trx, 'mission_group_id', event.groupId);
+  if (!groupRule) return;
+  const periods = members.map((m) => ({ id: m.id, recurrence: m.recurrence as Recurrence, period: periodKeyFor(m.recurrence as Recurrence, event.completedAt, promotion.timezone) }));
+  const done = await trx
+    .selectFrom('mission_progress')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('partner_id', '=', event.partnerId)
+    .where('partner_uid', '=', event.partnerUid)
+    .where('completed', '=', true)
+    .where((eb) => eb.or(periods.map((p) => eb.and([eb('mission_id', '=', p.id), eb('period_key', '=', p.period)]))))
+    .executeTakeFirstOrThrow();
+  if (done.n < members.length) return;
+  const longest = periods.reduce((a, b) => (RECURRENCE_SPAN[b.recurrence] > RECURRENCE_SPAN[a.recurrence] ? b : a));
+  await payRule(trx, groupRule, event, 'GROUP', event.groupId, longest.period);
+}
+
+/** A DAILY_CHECK check-in: extend the user's streak; a streak length with a reward pays it. */
+async function recordCheckIn(trx: Transaction<DB>, event: CompletionEvent): Promise<void> {
+  const key = { partner_id: event.partnerId, partner_uid: event.partnerUid, promotion_id: event.promotionId };
+  const existing = await trx
+    .selectFrom('user_streaks')
+    .select(['current', 'best', 'last_date'])
+    .where('partner_id', '=', key.partner_id)
+    .where('partner_uid', '=', key.partner_uid)
+    .where('promotion_id', '=', key.promotion_id)
+    .forUpdate()
+    .executeTakeFirst();
+  const before = existing ? { current: existing.current, best: existing.best, lastDate: existing.last_date } : undefined;
+  const after = checkIn(before, event.periodKey);
+  if (after === before) return;
+  await trx
+    .insertInto('user_streaks')
+    .values({ ...key, current: after.current, best: after.best, last_date: after.lastDate })
+    .onConflict((oc) => oc.columns(['partner_id', 'partner_uid', 'promotion_id']).doUpdateSet({ current: after.current, best: after.best, last_date: after.lastDate }))
+    .execute();
+  const reward = await trx
+    .selectFrom('streak_rewards as r')
+    .innerJoin('budgets as b', 'b.id', 'r.budget_id')
+    .select(['r.amount', 'b.id', 'b.asset_id', 'b.stripes'])
+    .where('r.promotion_id', '=', event.promotionId)
+    .where('r.days', '=', after.current)
+    .executeTakeFirst();
+  if (!reward) return;
+  await grantClaim(trx, {
+    budget: { id: reward.id, asset_id: reward.asset_id, stripes: reward.stripes },
+    amount: BigInt(reward.amount),
+    partnerId: event.partnerId,
+    partnerUid: event.partnerUid,
+    promotionId: event.promotionId,
+    source: 'STREAK',
+    sourceId: `${event.promotionId}:${after.current}`,
+    periodKey: after.lastDate,
+    now: event.completedAt,
+  });
+}
+
+/** Replaces a DAILY_CHECK promotion's streak rewards. */
+export async function setStreakRewards(db: Kysely<DB>, promotionId: string, items: Array<{ days: number; budgetId: string; amount: string }>) {
+  const promotion = await db.selectFrom('promotions').select('type').where('id', '=', promotionId).executeTakeFirst();
+  if (!promotion) throw appError('NOT_FOUND_PROMOTION', `no promotion '${promotionId}'`);
+  if (promotion.type !== 'DAILY_CHECK') throw appError('VALIDATION_FAILED', 'streak rewards belong to DAILY_CHECK promotions', { field: 'promotionId' });
+  const rows: Array<{ promotion_id: string; days: number; budget_id: string; amount: bigint }> = [];
+  for (const [index, item] of items.entries()) {
+    const budget = await findBudget(db, item.budgetId);
+    if (budget.type !== 'FIXED') throw appError('BUDGET_TYPE_MISMATCH', `items.${index}: a streak reward needs a FIXED budget`);
+    rows.push({ promotion_id: promotionId, days: item.days, budget_id: budget.id, amount: amountOf(item.amount, await decimalsOf(db, budget.asset_id), `items.${index}.amount`) });
+  }
+  if (new Set(rows.map((r) => r.days)).size !== rows.length) throw appError('VALIDATION_FAILED', 'each streak length may appear once', { field: 'items' });
   await db.transaction().execute(async (trx) => {
-    const claim = await trx
+    await trx.deleteFrom('streak_rewards').where('promotion_id', '=', promotionId).execute();
+    if (rows.length > 0) await trx.insertInto('streak_rewards').values(rows).execute();
+  });
+  return listStreakRewards(db, promotionId);
+}
+
+export async function listStreakRewards(db: Kysely<DB>, promotionId: string) {
+  const rows = await db
+    .selectFrom('streak_rewards as r')
+    .innerJoin('budgets as b', 'b.id', 'r.budget_id')
+    .innerJoin('reward_assets as a', 'a.id', 'b.asset_id')
+    .select(['r.days', 'r.budget_id', 'r.amount', 'a.decimals'])
+    .where('r.promotion_id', '=', promotionId)
+    .orderBy('r.days')
+    .execute();
+  return rows.map((r) => ({ days: r.days, budgetId: r.budget_id, amount: formatAmount(r.amount, r.decimals ?? 0) }));
+}
+
+/** When a partner user links, their waiting claims get the account and are requested for payout. */
+export function releaseWaitingClaims(clock: Clock): UserLinkedHandler {
+  return async (trx, event) => {
+    const now = clock.now();
+    await trx
+      .updateTable('claims')
+      .set({ account_id: event.accountId, updated_at: now })
+      .where('partner_id', '=', event.partnerId)
+      .where('partner_uid', '=', event.partnerUid)
+      .where('account_id', 'is', null)
+      .where('status', '!=', 'RESERVED')
+      .execute();
+    const moved = await trx
+      .updateTable('claims')
+      .set({ account_id: event.accountId, status: 'REQUESTED', next_attempt_at: now, updated_at: now })
+      .where('partner_id', '=', event.partnerId)
+      .where('partner_uid', '=', event.partnerUid)
+      .where('status', '=', 'RESERVED')
+      .returning('id')
+      .execute();
+    await recordEvent(trx, moved.map((m) => m.id), 'RESERVED', 'REQUESTED', 'user linked', now);
+  };
+}
+
+/**
+ * RESERVED claims older than `ttlSeconds` (their user never linked) are REJECTED by expiry and
+ * their amounts return to the budget. Runs in the payout worker's loop; SKIP LOCKED keeps workers
+ * apart and away from a claim that a connect is releasing at this moment.
+ */
+export async function expireReservations(db: Kysely<DB>, clock: Clock, ttlSeconds: number): Promise<number> {
+  const now = clock.now();
+  const cutoff = new Date(now.getTime() - ttlSeconds * 1000);
+  return db.transaction().execute(async (trx) => {
+    const expired = await trx
       .selectFrom('claims as c')
-      .select(['c.id', 'c.status', sql<string>`c.amount::text`.as('amount'), 'c.budget_id', 'c.partner_id', 'c.partner_uid', 'c.account_id'])
-      .where('c.id', '=', claimId)
-      .forUpdate()
-      .executeTakeFirst();
+      .innerJoin('budgets as b', 'b.id', 'c.budget_id')
+      .select(['c.id', 'c.amount', 'c.budget_id', 'c.partner_id', 'c.partner_uid', 'b.stripes'])
+      .where('c.status', '=', 'RESERVED')
+      .where('c.created_at', '<', cutoff)
+      .limit(500)
+      .forUpdate('c')
+      .skipLocked()
+      .execute();
+    if (expired.length === 0) return 0;
+    await trx.updateTable('claims').set({ status: 'REJECTED', reason: 'EXPIRED', updated_at: now }).where('id', 'in', expired.map((c) => c.id)).execute();
+    for (const claim of expired) await release(trx, claim.budget_id, BigInt(claim.amount), `${claim.partner_id}:${claim.partner_uid}`, claim.stripes);
+    await recordEvent(trx, expired.map((c) => c.id), 'RESERVED', 'REJECTED', 'expired: the user did not link in time', now);
+    return expired.length;
+  });
+}
+
+/** An operator's move of one claim: RESERVED -> REJECTED (releases the budget), FAILED -> REQUESTED. */
+export async function moveClaim(db: Kysely<DB>, clock: Clock, claimId: string, to: 'REJECTED' | 'REQUESTED', reason: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const claim = await trx.selectFrom('claims as c').innerJoin('budgets as b', 'b.id', 'c.budget_id').select(['c.id', 'c.status', 'c.amount', 'c.budget_id', 'c.partner_id', 'c.partner_uid', 'c.account_id', 'b.stripes']).where('c.id', '=', claimId).forUpdate().executeTakeFirst();
     if (!claim) throw appError('NOT_FOUND_CLAIM', `no claim '${claimId}'`);
-    if (!canMove(claim.status, to)) {
-      throw appError('ILLEGAL_CLAIM_TRANSITION', `a ${claim.status} claim cannot become ${to}`, { status: claim.status });
-    }
-    if (to === 'REQUESTED' && claim.account_id === null) {
-      throw appError('ILLEGAL_CLAIM_TRANSITION', 'the user is not linked yet; the claim is requested when they link', { status: claim.status });
-    }
+    if (!canMove(claim.status, to)) throw appError('ILLEGAL_CLAIM_TRANSITION', `a ${claim.status} claim cannot become ${to}`);
+    if (to === 'REQUESTED' && claim.account_id === null) throw appError('ILLEGAL_CLAIM_TRANSITION', 'the user is not linked yet; the claim is requested when they link');
     const now = clock.now();
     await trx
       .updateTable('claims')
       .set({ status: to, reason, updated_at: now, ...(to === 'REQUESTED' && { next_attempt_at: now, attempts: 0 }) })
       .where('id', '=', claimId)
       .execute();
-    if (to === 'REJECTED') await releaseClaimBudget(trx, claim);
-    await recordClaimEvents(trx, [claimId], { from: claim.status, to, reason }, now);
-  });
-  return getClaim(db, claimId);
-}
-
-async function releaseClaimBudget(
-  trx: Transaction<DB>,
-  claim: { budget_id: string; amount: string; partner_id: string; partner_uid: string },
-): Promise<void> {
-  const budget = await trx.selectFrom('budgets').select(['id', 'stripes']).where('id', '=', claim.budget_id).executeTakeFirstOrThrow();
-  await releaseToBudget(trx, budget, BigInt(claim.amount), `${claim.partner_id}:${claim.partner_uid}`);
-}
-
-/**
- * Requests the RESERVED claims of users who are linked by now. The connect transaction does this
- * itself; this sweep catches a claim whose achieve transaction committed just after the link (it
- * could not see the mapping, and connect could not see the claim). Looks at recent links only.
- */
-export async function requestClaimsOfLinkedUsers(db: Kysely<DB>, clock: Clock, options: { sinceMs: number; limit: number }): Promise<number> {
-  const now = clock.now();
-  const since = new Date(now.getTime() - options.sinceMs);
-  return db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('claims as c')
-      .innerJoin('user_mappings as m', (join) => join.onRef('m.partner_id', '=', 'c.partner_id').onRef('m.partner_uid', '=', 'c.partner_uid'))
-      .select(['c.id', 'm.account_id'])
-      .where('c.status', '=', 'RESERVED')
-      .where('m.created_at', '>=', since)
-      .limit(options.limit)
-      .forUpdate('c')
-      .skipLocked()
-      .execute();
-    for (const claim of due) {
-      await trx
-        .updateTable('claims')
-        .set({ status: 'REQUESTED', account_id: claim.account_id, next_attempt_at: now, updated_at: now })
-        .where('id', '=', claim.id)
-        .execute();
-    }
-    await recordClaimEvents(trx, due.map((c) => c.id), { from: 'RESERVED', to: 'REQUESTED', reason: 'user linked' }, now);
-    return due.length;
-  });
-}
-
-/**
- * RESERVED -> REJECTED by expiry: a claim whose user has not linked within the reservation time
- * gives its amount back to the budget. Claims of users linked meanwhile are left to the sweep above.
- */
-export async function expireReservations(db: Kysely<DB>, clock: Clock, options: { ttlSeconds: number; limit: number }): Promise<number> {
-  if (options.ttlSeconds <= 0) return 0;
-  const now = clock.now();
-  const cutoff = new Date(now.getTime() - options.ttlSeconds * 1000);
-  return db.transaction().execute(async (trx) => {
-    const expired = await trx
-      .selectFrom('claims as c')
-      .select(['c.id', sql<string>`c.amount::text`.as('amount'), 'c.budget_id', 'c.partner_id', 'c.partner_uid'])
-      .where('c.status', '=', 'RESERVED')
-      .where('c.created_at', '<=', cutoff)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('user_mappings as m').select('m.account_id').whereRef('m.partner_id', '=', 'c.partner_id').whereRef('m.partner_uid', '=', 'c.partner_uid'))),
-      )
-      .orderBy('c.created_at')
-      .limit(options.limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (expired.length === 0) return 0;
-    await trx
-      .updateTable('claims')
-      .set({ status: 'REJECTED', reason: RESERVATION_EXPIRED, updated_at: now })
-      .where('id', 'in', expired.map((c) => c.id))
-      .execute();
-    // Stripes are written in (budget, stripe) order, the one order in which anything takes several.
-    const budgets = new Map<string, { id: string; stripes: number }>();
-    for (const row of await trx.selectFrom('budgets').select(['id', 'stripes']).where('id', 'in', [...new Set(expired.map((c) => c.budget_id))]).execute()) {
-      budgets.set(row.id, row);
-    }
-    const releases = expired
-      .map((c) => {
-        const budget = budgets.get(c.budget_id) as { id: string; stripes: number };
-        return { claim: c, budget, stripe: homeStripe(`${c.partner_id}:${c.partner_uid}`, budget.stripes) };
-      })
-      .sort((a, b) => (a.budget.id < b.budget.id ? -1 : a.budget.id > b.budget.id ? 1 : a.stripe - b.stripe));
-    for (const { claim, budget } of releases) {
-      await releaseToBudget(trx, budget, BigInt(claim.amount), `${claim.partner_id}:${claim.partner_uid}`);
-    }
-    await recordClaimEvents(trx, expired.map((c) => c.id), { from: 'RESERVED', to: 'REJECTED', reason: RESERVATION_EXPIRED }, now);
-    return expired.length;
+    if (to === 'REJECTED') await release(trx, claim.budget_id, BigInt(claim.amount), `${claim.partner_id}:${claim.partner_uid}`, claim.stripes);
+    await recordEvent(trx, [claimId], claim.status, to, reason, now);
   });
 }
 
 // --- Views ---
-
-export interface ClaimView {
-  id: string;
-  status: ClaimStatus;
-  amount: string;
-  assetId: string;
-  assetSymbol: string;
-  decimals: number;
-  reason: string | null;
-  source: ClaimSource;
-  sourceId: string;
-  periodKey: string;
-  partnerId: string;
-  partnerUid: string;
-  accountId: string | null;
-  promotionId: string | null;
-  budgetId: string;
-  attempts: number;
-  nextAttemptAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export interface ClaimFilter {
   status?: ClaimStatus;
@@ -166,45 +360,26 @@ export interface ClaimFilter {
   promotionId?: string;
   budgetId?: string;
   accountId?: string;
-  source?: ClaimSource;
 }
 
-function claimQuery(db: Kysely<DB>) {
-  return db
+export async function listClaims(db: Kysely<DB>, filter: ClaimFilter, limit: number, offset: number) {
+  let query = db
     .selectFrom('claims as c')
     .innerJoin('reward_assets as a', 'a.id', 'c.asset_id')
-    .select([
-      'c.id',
-      'c.status',
-      sql<string>`c.amount::text`.as('amount'),
-      'c.reason',
-      'c.source',
-      'c.source_id',
-      'c.period_key',
-      'c.partner_id',
-      'c.partner_uid',
-      'c.account_id',
-      'c.promotion_id',
-      'c.budget_id',
-      'c.attempts',
-      'c.next_attempt_at',
-      'c.created_at',
-      'c.updated_at',
-      'a.id as asset_id',
-      'a.symbol',
-      'a.decimals',
-    ]);
-}
-
-function claimView(r: Awaited<ReturnType<ReturnType<typeof claimQuery>['executeTakeFirstOrThrow']>>): ClaimView {
-  const decimals = r.decimals ?? 0;
-  return {
+    .select(['c.id', 'c.status', 'c.amount', 'c.reason', 'c.source', 'c.source_id', 'c.period_key', 'c.partner_id', 'c.partner_uid', 'c.account_id', 'c.promotion_id', 'c.budget_id', 'c.attempts', 'c.created_at', 'c.updated_at', 'a.symbol', 'a.decimals']);
+  if (filter.status) query = query.where('c.status', '=', filter.status);
+  if (filter.partnerId) query = query.where('c.partner_id', '=', filter.partnerId);
+  if (filter.partnerUid) query = query.where('c.partner_uid', '=', filter.partnerUid);
+  if (filter.promotionId) query = query.where('c.promotion_id', '=', filter.promotionId);
+  if (filter.budgetId) query = query.where('c.budget_id', '=', filter.budgetId);
+  if (filter.accountId) query = query.where('c.account_id', '=', filter.accountId);
+  const rows = await query.orderBy('c.created_at', 'desc').orderBy('c.id').limit(limit).offset(offset).execute();
+  return rows.map((r) => ({
     id: r.id,
     status: r.status,
-    amount: formatAmount(r.amount, decimals),
-    assetId: r.asset_id,
+    amount: formatAmount(r.amount, r.decimals ?? 0),
     assetSymbol: r.symbol,
-    decimals,
+    decimals: r.decimals ?? 0,
     reason: r.reason,
     source: r.source,
     sourceId: r.source_id,
@@ -215,45 +390,43 @@ function claimView(r: Awaited<ReturnType<ReturnType<typeof claimQuery>['executeT
     promotionId: r.promotion_id,
     budgetId: r.budget_id,
     attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at?.toISOString() ?? null,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
-  };
-}
-
-export async function listClaims(db: Kysely<DB>, filter: ClaimFilter, page: { limit: number; offset: number }): Promise<ClaimView[]> {
-  let query = claimQuery(db);
-  if (filter.status !== undefined) query = query.where('c.status', '=', filter.status);
-  if (filter.partnerId !== undefined) query = query.where('c.partner_id', '=', filter.partnerId);
-  if (filter.partnerUid !== undefined) query = query.where('c.partner_uid', '=', filter.partnerUid);
-  if (filter.promotionId !== undefined) query = query.where('c.promotion_id', '=', filter.promotionId);
-  if (filter.budgetId !== undefined) query = query.where('c.budget_id', '=', filter.budgetId);
-  if (filter.source !== undefined) query = query.where('c.source', '=', filter.source);
-  if (filter.accountId !== undefined) {
-    // A user's claims are those of every partner user linked to the account (also the ones made before the link).
-    const accountId = filter.accountId;
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('user_mappings as u')
-          .select('u.account_id')
-          .whereRef('u.partner_id', '=', 'c.partner_id')
-          .whereRef('u.partner_uid', '=', 'c.partner_uid')
-          .where('u.account_id', '=', accountId),
-      ),
-    );
-  }
-  const rows = await query.orderBy('c.created_at', 'desc').orderBy('c.id').limit(page.limit).offset(page.offset).execute();
-  return rows.map(claimView);
-}
-
-export async function getClaim(db: Kysely<DB>, claimId: string): Promise<ClaimView> {
-  const row = await claimQuery(db).where('c.id', '=', claimId).executeTakeFirst();
-  if (!row) throw appError('NOT_FOUND_CLAIM', `no claim '${claimId}'`);
-  return claimView(row);
+  }));
 }
 
 export async function claimHistory(db: Kysely<DB>, claimId: string) {
-  await getClaim(db, claimId);
+  const [claim] = await db.selectFrom('claims').select('id').where('id', '=', claimId).execute();
+  if (!claim) throw appError('NOT_FOUND_CLAIM', `no claim '${claimId}'`);
   const events = await db.selectFrom('claim_events').selectAll().where('claim_id', '=', claimId).orderBy('id').execute();
-  return events.map((e) => ({ from: e.from_status as ClaimStatus | null, to: e.to_status as ClaimStatus, reason: e.reason, at: e.at.toISOString() }));
+  return events.map((e) => ({ from: e.from_status, to: e.to_status, reason: e.reason, at: e.at.toISOString() }));
+}
+
+export async function listTickets(db: Kysely<DB>, filter: { status?: 'RECEIVED' | 'DRAWN'; partnerId?: string; partnerUid?: string; accountId?: string }, limit: number, offset: number) {
+  let query = db
+    .selectFrom('tickets as t')
+    .innerJoin('missions as m', 'm.id', 't.mission_id')
+    .select(['t.id', 't.status', 't.partner_id', 't.partner_uid', 't.mission_id', 'm.title', 't.period_key', 't.draw_id', 't.won', 't.created_at']);
+  if (filter.status) query = query.where('t.status', '=', filter.status);
+  if (filter.partnerId) query = query.where('t.partner_id', '=', filter.partnerId);
+  if (filter.partnerUid) query = query.where('t.partner_uid', '=', filter.partnerUid);
+  if (filter.accountId) {
+    const accountId = filter.accountId;
+    query = query.where(({ exists, selectFrom }) =>
+      exists(selectFrom('user_mappings as u').select('u.partner_uid').whereRef('u.partner_id', '=', 't.partner_id').whereRef('u.partner_uid', '=', 't.partner_uid').where('u.account_id', '=', accountId)),
+    );
+  }
+  const rows = await query.orderBy('t.created_at', 'desc').limit(limit).offset(offset).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    partnerId: r.partner_id,
+    partnerUid: r.partner_uid,
+    missionId: r.mission_id,
+    missionTitle: r.title,
+    periodKey: r.period_key,
+    drawId: r.draw_id,
+    won: r.won,
+    createdAt: r.created_at.toISOString(),
+  }));
 }

@@ -1,147 +1,176 @@
-// Payout: REQUESTED claims are paid through a provider, in batches. The batch takes its claims with
-// FOR UPDATE SKIP LOCKED, so any number of workers never take one claim twice, and marks them
-// SUCCEEDED in the transaction that paid them (the ledger provider writes its transfers in that
-// same transaction), so a crash at any instant, SIGKILL included, either did both or neither.
-import type { Kysely, Transaction } from 'kysely';
+// Payout: REQUESTED claims are paid through a provider. The default provider is a double-entry
+// ledger in the database: one transfer per claim (unique by claim id), two entries summing to
+// zero, balances derived from the entries. The worker takes claims with FOR UPDATE SKIP LOCKED,
+// so any number of workers never pay one claim twice, and pays inside the same transaction that
+// marks the claim SUCCEEDED, so a crash at any instant either did both or neither.
 import { sql } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { MAX_PAYOUT_ATTEMPTS, retryDelayMs } from '../domain/claims.ts';
-import { recordClaimEvents } from './store.ts';
+import { formatAmount } from '../domain/amounts.ts';
+import { newId } from '../domain/ids.ts';
+import { runDueDraws } from './draws.ts';
+import { expireReservations } from './claims.ts';
+
+/** How long a claim waits in RESERVED for its user to link before it expires (30 days). */
+export const DEFAULT_RESERVATION_TTL_SECONDS = 30 * 24 * 3600;
 
 export interface PayableClaim {
   id: string;
   budgetId: string;
   assetId: string;
   accountId: string;
-  /** Base units, a decimal string. */
   amount: string;
 }
 
-export type PayoutOutcome = { claimId: string; ok: true; reference: string } | { claimId: string; ok: false; error: string };
-
-/**
- * Pays claims. Called inside the worker's transaction with the claims locked; must be idempotent by
- * claim id (paying a claim it has already paid is a success that pays nothing more). A provider
- * outside the database (an on-chain transfer) uses the claim id as its idempotency key. An outcome
- * with ok: false fails that claim (retried with backoff); throwing fails the batch, which is then
- * retried one claim per transaction so that one bad claim cannot hold up the others.
- */
+/** Pays one claim inside the worker's transaction; throws when the payment failed. */
 export interface PayoutProvider {
   readonly name: string;
-  pay(trx: Transaction<DB>, claims: readonly PayableClaim[], now: Date): Promise<PayoutOutcome[]>;
+  pay(trx: Transaction<DB>, claim: PayableClaim, now: Date): Promise<void>;
+  /** Optional: pays many claims at once, all or nothing (the ledger does it in three statements). */
+  payBatch?(trx: Transaction<DB>, claims: PayableClaim[], now: Date): Promise<void>;
 }
 
-export interface PayoutOptions {
-  provider: PayoutProvider;
-  batchSize: number;
-  /** Testing aid: hold each batch's transaction open this long before committing. */
-  holdMs?: number;
-}
-
-async function payLocked(trx: Transaction<DB>, now: Date, options: PayoutOptions, onlyId?: string): Promise<number> {
-  let query = trx
-    .selectFrom('claims')
-    .select(['id', 'budget_id', 'asset_id', 'account_id', sql<string>`amount::text`.as('amount'), 'attempts'])
-    .where('status', '=', 'REQUESTED')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(options.batchSize);
-  if (onlyId !== undefined) query = query.where('id', '=', onlyId);
-  const claims = await query.forUpdate().skipLocked().execute();
-  if (claims.length === 0) return 0;
-  const payable = claims.filter((c) => c.account_id !== null);
-  const outcomes = new Map<string, PayoutOutcome>();
-  for (const c of claims) if (c.account_id === null) outcomes.set(c.id, { claimId: c.id, ok: false, error: 'the claim has no account' });
-  const paid = await options.provider.pay(
-    trx,
-    payable.map((c) => ({ id: c.id, budgetId: c.budget_id, assetId: c.asset_id, accountId: c.account_id as string, amount: c.amount })),
-    now,
-  );
-  for (const outcome of paid) outcomes.set(outcome.claimId, outcome);
-  const succeeded = claims.filter((c) => outcomes.get(c.id)?.ok === true).map((c) => c.id);
-  if (succeeded.length > 0) {
-    await trx.updateTable('claims').set({ status: 'SUCCEEDED', reason: null, next_attempt_at: null, updated_at: now }).where('id', 'in', succeeded).execute();
-    await recordClaimEvents(trx, succeeded, { from: 'REQUESTED', to: 'SUCCEEDED', reason: options.provider.name }, now);
-  }
-  for (const claim of claims) {
-    const outcome = outcomes.get(claim.id) ?? { claimId: claim.id, ok: false, error: 'the provider gave no outcome' };
-    if (outcome.ok) continue;
-    await failClaim(trx, claim, `${options.provider.name}: ${outcome.error}`, now);
-  }
-  if (options.holdMs) await new Promise((resolve) => setTimeout(resolve, options.holdMs));
-  return claims.length;
-}
-
-/** REQUESTED -> FAILED with attempts + 1; retried after a backoff while attempts < MAX_PAYOUT_ATTEMPTS. */
-async function failClaim(trx: Transaction<DB>, claim: { id: string; attempts: number }, error: string, now: Date): Promise<void> {
-  const attempts = claim.attempts + 1;
-  const reason = error.slice(0, 200);
-  await trx
-    .updateTable('claims')
-    .set({
-      status: 'FAILED',
-      attempts,
-      reason,
-      next_attempt_at: attempts < MAX_PAYOUT_ATTEMPTS ? new Date(now.getTime() + retryDelayMs(attempts)) : null,
-      updated_at: now,
-    })
-    .where('id', '=', claim.id)
+async function ledgerPay(trx: Transaction<DB>, claims: PayableClaim[], now: Date): Promise<void> {
+  if (claims.length === 0) return;
+  // Idempotent by claim id: a claim that already has its transfer is skipped.
+  const transfers = await trx
+    .insertInto('ledger_transfers')
+    .values(claims.map((c) => ({ id: newId('trf'), claim_id: c.id, asset_id: c.assetId, amount: c.amount, created_at: now })))
+    .onConflict((oc) => oc.column('claim_id').doNothing())
+    .returning(['id', 'claim_id'])
     .execute();
-  await recordClaimEvents(trx, [claim.id], { from: 'REQUESTED', to: 'FAILED', reason }, now);
+  if (transfers.length === 0) return;
+  const byClaim = new Map(claims.map((c) => [c.id, c]));
+  await trx
+    .insertInto('ledger_entries')
+    .values(
+      transfers.flatMap((t) => {
+        const c = byClaim.get(t.claim_id) as PayableClaim;
+        return [
+          { transfer_id: t.id, account: `budget:${c.budgetId}`, asset_id: c.assetId, amount: sql<string>`-${c.amount}::numeric` },
+          { transfer_id: t.id, account: `user:${c.accountId}`, asset_id: c.assetId, amount: c.amount },
+        ];
+      }),
+    )
+    .execute();
 }
 
-/**
- * Pays up to batchSize due REQUESTED claims in one transaction; answers how many it handled. When
- * the batch throws, each of its claims is tried alone, and a claim that still throws is FAILED.
- */
-export async function runPayoutBatch(db: Kysely<DB>, clock: Clock, options: PayoutOptions): Promise<number> {
+export const ledgerProvider: PayoutProvider = {
+  name: 'ledger',
+  pay: (trx, claim, now) => ledgerPay(trx, [claim], now),
+  payBatch: ledgerPay,
+};
+
+/** Moves FAILED claims whose backoff has passed back to REQUESTED (bounded by MAX_PAYOUT_ATTEMPTS). */
+async function requeueFailed(db: Kysely<DB>, now: Date): Promise<void> {
+  const rows = await db
+    .updateTable('claims')
+    .set({ status: 'REQUESTED', updated_at: now })
+    .where('status', '=', 'FAILED')
+    .where('attempts', '<', MAX_PAYOUT_ATTEMPTS)
+    .where('next_attempt_at', '<=', now)
+    .returning('id')
+    .execute();
+  if (rows.length > 0) {
+    await db.insertInto('claim_events').values(rows.map((r) => ({ claim_id: r.id, from_status: 'FAILED', to_status: 'REQUESTED', reason: 'retry', at: now }))).execute();
+  }
+}
+
+/** Pays up to `limit` due REQUESTED claims in one transaction; answers how many it handled. */
+export async function runPayoutBatch(db: Kysely<DB>, clock: Clock, provider: PayoutProvider = ledgerProvider, limit = 200): Promise<number> {
   const now = clock.now();
-  try {
-    return await db.transaction().execute((trx) => payLocked(trx, now, options));
-  } catch {
-    const due = await db
+  await requeueFailed(db, now);
+  return db.transaction().execute(async (trx) => {
+    const claims = await trx
       .selectFrom('claims')
-      .select(['id', 'attempts'])
+      .select(['id', 'budget_id', 'asset_id', 'account_id', 'amount', 'attempts'])
       .where('status', '=', 'REQUESTED')
       .where('next_attempt_at', '<=', now)
       .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(options.batchSize)
-      .execute();
-    for (const claim of due) {
-      try {
-        await db.transaction().execute((trx) => payLocked(trx, now, options, claim.id));
-      } catch (error) {
-        await db.transaction().execute(async (trx) => {
-          const locked = await trx.selectFrom('claims').select(['id', 'attempts', 'status']).where('id', '=', claim.id).forUpdate().executeTakeFirst();
-          if (locked?.status === 'REQUESTED') await failClaim(trx, locked, `${options.provider.name}: ${(error as Error).message}`, now);
-        });
-      }
-    }
-    return due.length;
-  }
-}
-
-/** FAILED claims whose backoff has passed go back to REQUESTED (bounded by MAX_PAYOUT_ATTEMPTS). */
-export async function requeueFailedClaims(db: Kysely<DB>, clock: Clock, limit: number): Promise<number> {
-  const now = clock.now();
-  return db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('claims')
-      .select('id')
-      .where('status', '=', 'FAILED')
-      .where('attempts', '<', MAX_PAYOUT_ATTEMPTS)
-      .where('next_attempt_at', '<=', now)
       .limit(limit)
       .forUpdate()
       .skipLocked()
       .execute();
-    if (due.length === 0) return 0;
-    const ids = due.map((c) => c.id);
-    await trx.updateTable('claims').set({ status: 'REQUESTED', next_attempt_at: now, updated_at: now }).where('id', 'in', ids).execute();
-    await recordClaimEvents(trx, ids, { from: 'FAILED', to: 'REQUESTED', reason: 'retry after backoff' }, now);
-    return ids.length;
+    const succeeded: string[] = [];
+    const fail = async (claim: (typeof claims)[number], error: unknown) => {
+      const attempts = claim.attempts + 1;
+      const message = error instanceof Error ? error.message : String(error);
+      await trx
+        .updateTable('claims')
+        .set({ status: 'FAILED', attempts, reason: message.slice(0, 200), next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)), updated_at: now })
+        .where('id', '=', claim.id)
+        .execute();
+      await trx.insertInto('claim_events').values({ claim_id: claim.id, from_status: 'REQUESTED', to_status: 'FAILED', reason: `${provider.name}: ${message}`.slice(0, 200), at: now }).execute();
+    };
+    const payable: PayableClaim[] = [];
+    for (const claim of claims) {
+      if (claim.account_id === null) await fail(claim, new Error('claim has no account'));
+      else payable.push({ id: claim.id, budgetId: claim.budget_id, assetId: claim.asset_id, accountId: claim.account_id, amount: claim.amount });
+    }
+    if (provider.payBatch) {
+      await provider.payBatch(trx, payable, now);
+      succeeded.push(...payable.map((c) => c.id));
+    } else {
+      for (const claim of payable) {
+        try {
+          await provider.pay(trx, claim, now);
+          succeeded.push(claim.id);
+        } catch (error) {
+          await fail(claims.find((c) => c.id === claim.id) as (typeof claims)[number], error);
+        }
+      }
+    }
+    if (succeeded.length > 0) {
+      await trx.updateTable('claims').set({ status: 'SUCCEEDED', reason: null, updated_at: now }).where('id', 'in', succeeded).execute();
+      await trx.insertInto('claim_events').values(succeeded.map((id) => ({ claim_id: id, from_status: 'REQUESTED', to_status: 'SUCCEEDED', reason: provider.name, at: now }))).execute();
+    }
+    return claims.length;
   });
+}
+
+/** Runs due draws and payout batches until stopped: at once while there is work, else every `idleMs`. */
+export function startPayoutWorker(
+  db: Kysely<DB>,
+  clock: Clock,
+  options: { idleMs?: number; log?: (err: unknown) => void; provider?: PayoutProvider; reservationTtlSeconds?: number } = {},
+) {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = (async () => {
+      let handled = 0;
+      try {
+        await runDueDraws(db, clock);
+        await expireReservations(db, clock, options.reservationTtlSeconds ?? DEFAULT_RESERVATION_TTL_SECONDS);
+        handled = await runPayoutBatch(db, clock, options.provider);
+      } catch (error) {
+        options.log?.(error);
+      }
+      if (!stopped) timer = setTimeout(tick, handled > 0 ? 0 : (options.idleMs ?? 500));
+    })();
+  };
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/** Balances of a platform account per asset, derived from the ledger. */
+export async function balancesOf(db: Kysely<DB>, accountId: string) {
+  const rows = await db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('reward_assets as a', 'a.id', 'e.asset_id')
+    .select(['a.id', 'a.symbol', 'a.name', 'a.decimals', sql<string>`sum(e.amount)::text`.as('balance')])
+    .where('e.account', '=', `user:${accountId}`)
+    .groupBy(['a.id', 'a.symbol', 'a.name', 'a.decimals'])
+    .orderBy('a.symbol')
+    .execute();
+  return rows.map((r) => ({ assetId: r.id, symbol: r.symbol, name: r.name, decimals: r.decimals ?? 0, balance: formatAmount(r.balance, r.decimals ?? 0) }));
 }

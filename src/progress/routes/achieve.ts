@@ -1,5 +1,5 @@
 // POST /v1/achieve: the partner reports a user's progress on a mission (spec 4.4).
-import { onMissionCompleted } from '../../rewards/index.ts';
+import { onMissionCompleted } from '../../rewards/claims.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, sendEmpty, MissionKey, PartnerUid, ProgressValue } from '../../http/schemas.ts';

@@ -1,101 +1,54 @@
-// Operator API: lucky draws (commit/reveal seed; docs/rewards.md).
+// Lucky draws: operator routes (create, list, run) and the public view anyone can check.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, Id, Instant } from '../../http/schemas.ts';
+import { errorResponses, Id, Instant, ListQuery } from '../../http/schemas.ts';
 import { createDraw, getDraw, listDraws, runDraw } from '../draws.ts';
-import { AmountOut, Decimal, DrawStatus, IdParams, Nullable, page, Paging, security, tags } from './schemas.ts';
 
-const Draw = Type.Object({
+export const Draw = Type.Object({
   id: Type.String(),
-  title: Type.String(),
   budgetId: Type.String(),
-  missionId: Nullable(Type.String()),
-  status: DrawStatus,
+  title: Type.String(),
+  status: Type.Union([Type.Literal('COMMITTED'), Type.Literal('DRAWN')]),
   scheduledAt: Type.String(),
-  commitment: Type.String({ description: 'SHA-256 (hex) of the seed, published from creation' }),
-  seed: Nullable(Type.String({ description: 'The secret seed, revealed once the draw has run' })),
-  prizeAmount: AmountOut('Prize per winner'),
+  commitment: Type.String({ description: 'SHA-256 (hex) of the seed, published before the draw' }),
+  seed: Type.Union([Type.String(), Type.Null()], { description: 'Published after the draw' }),
+  prizeAmount: Type.String(),
   assetSymbol: Type.String(),
-  decimals: Type.Integer(),
   winnersCount: Type.Integer(),
-  ticketCount: Nullable(Type.Integer()),
-  winners: Nullable(
-    Type.Array(
-      Type.Object({ ticketId: Type.String(), partnerId: Type.String(), partnerUid: Type.String(), claimId: Nullable(Type.String()), claimStatus: Nullable(Type.String()) }),
-    ),
-  ),
-  createdAt: Type.String(),
-  drawnAt: Nullable(Type.String()),
+  ticketCount: Type.Union([Type.Integer(), Type.Null()]),
+  drawnAt: Type.Union([Type.String(), Type.Null()]),
+  tickets: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Every ticket in the draw, to recompute the winners' }),
+  winners: Type.Union([Type.Array(Type.Object({ ticketId: Type.String() })), Type.Null()]),
 });
-const Params = IdParams('drawId', 'Draw id');
+const tags = ['admin: rewards'];
+const security = [{ adminBearer: [] }];
+const params = Type.Object({ id: Id('Draw id') });
 
-export const drawRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const drawAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { database, clock } = app.deps;
-  const db = database.db;
-  const t = tags.draws;
-
-  app.post(
-    '/draws',
-    {
-      schema: {
-        tags: t,
-        security,
-        summary: 'Schedule a draw among the RECEIVED tickets of a LUCKY_DRAW budget (or of one of its missions)',
-        description: 'The commitment (SHA-256 of a secret seed) is published at once; entries close at scheduledAt.',
-        body: Type.Object(
-          {
-            budgetId: Id('LUCKY_DRAW budget id'),
-            missionId: Type.Optional(Nullable(Id('Only the tickets of this mission'))),
-            title: Type.String({ minLength: 1, maxLength: 200 }),
-            prizeAmount: Decimal('Whole units per winner'),
-            winnersCount: Type.Integer({ minimum: 1, maximum: 100_000 }),
-            scheduledAt: { ...Instant, description: 'When entries close and the draw runs; in the future' },
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: Draw, ...errorResponses(400, 401, 403, 404, 422) },
-      },
+  app.post('/draws', {
+    schema: {
+      tags, security, summary: 'Create a lucky draw on a LUCKY_DRAW budget; its commitment is public at once',
+      body: Type.Object({
+        budgetId: Id('Budget id'),
+        title: Type.String({ minLength: 1, maxLength: 200 }),
+        prizeAmount: Type.String({ minLength: 1, maxLength: 120, description: 'Whole units per winner' }),
+        winnersCount: Type.Integer({ minimum: 1, maximum: 100000 }),
+        scheduledAt: Instant,
+      }, { additionalProperties: false }),
+      response: { 201: Draw, ...errorResponses(400, 401, 403, 404, 422) },
     },
-    async (request, reply) => reply.code(201).send(await createDraw(db, clock, request.body)),
-  );
+  }, async (request, reply) => reply.code(201).send(await createDraw(database.db, clock, request.body)));
+  app.get('/draws', { schema: { tags, security, summary: 'List draws', querystring: ListQuery, response: { 200: Type.Object({ items: Type.Array(Draw) }), ...errorResponses(400, 401) } } },
+    async (request) => ({ items: await listDraws(database.db, request.query.limit ?? 100, request.query.offset ?? 0) }));
+  app.get('/draws/:id', { schema: { tags, security, summary: 'A draw', params, response: { 200: Draw, ...errorResponses(401, 404) } } },
+    async (request) => getDraw(database.db, request.params.id));
+  app.post('/draws/:id/run', { schema: { tags, security, summary: 'Run a draw now (once)', params, response: { 200: Draw, ...errorResponses(401, 403, 404, 409) } } },
+    async (request) => runDraw(database.db, clock, request.params.id));
+};
 
-  app.get(
-    '/draws',
-    {
-      schema: {
-        tags: t,
-        security,
-        summary: 'List draws, latest first',
-        querystring: Type.Object({ budgetId: Type.Optional(Id('Budget id')), status: Type.Optional(DrawStatus), ...Paging }, { additionalProperties: false }),
-        response: { 200: Type.Object({ items: Type.Array(Draw) }), ...errorResponses(400, 401) },
-      },
-    },
-    async (request) => ({
-      items: await listDraws(db, clock, {
-        ...(request.query.budgetId !== undefined && { budgetId: request.query.budgetId }),
-        ...(request.query.status !== undefined && { status: request.query.status }),
-        ...page(request.query),
-      }),
-    }),
-  );
-
-  app.get(
-    '/draws/:drawId',
-    { schema: { tags: t, security, summary: 'Get a draw', params: Params, response: { 200: Draw, ...errorResponses(401, 404) } } },
-    async (request) => getDraw(db, clock, request.params.drawId),
-  );
-
-  app.post(
-    '/draws/:drawId/run',
-    {
-      schema: {
-        tags: t,
-        security,
-        summary: 'Run a due draw now (the worker also runs it at its time)',
-        params: Params,
-        response: { 200: Draw, ...errorResponses(401, 403, 404, 409) },
-      },
-    },
-    async (request) => runDraw(db, clock, request.params.drawId),
-  );
+export const drawPublicRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/draws/:id', {
+    schema: { tags: ['public'], summary: 'A lucky draw: commitment before, seed and winners after (no credentials)', params, response: { 200: Draw, ...errorResponses(404) } },
+  }, async (request) => getDraw(app.deps.database.db, request.params.id));
 };

@@ -1,24 +1,21 @@
-// End-user API (/v1/me, platform session): missions with progress gauges and streaks, tickets,
-// claims and balances of the signed-in account (docs/plans/me-api.md).
+// End-user API: the signed-in account's claims, tickets and balances (docs/plans/me-api.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.ts';
-import { listClaims } from '../claims.ts';
-import { balancesOf } from '../ledger.ts';
-import { listTickets, usersOfAccount } from '../tickets.ts';
-import { myMissions } from '../views.ts';
-import { AmountOut, Balance, ClaimStatus, Nullable, RewardType, TicketFilter } from './schemas.ts';
+import { listClaims, listTickets } from '../claims.ts';
+import { balancesOf } from '../payout.ts';
+import { missionsOf, ticketsNotReceived } from '../missions-view.ts';
+import { Balance } from './admin.ts';
 
-const tags = ['user'];
-const security = [{ userSession: [] }];
-const LIMIT = 500;
+const ClaimStatus = Type.Union([Type.Literal('RESERVED'), Type.Literal('REQUESTED'), Type.Literal('REJECTED'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]);
 
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const MyMission = Type.Object({
   partnerId: Type.String(),
   partnerName: Type.String(),
   promotionId: Type.String(),
   promotionTitle: Type.String(),
-  promotionType: Type.Union([Type.Literal('COMPOSITE'), Type.Literal('DAILY_CHECK')]),
+  promotionType: Type.String(),
   missionGroupId: Type.String(),
   groupTitle: Type.String(),
   missionId: Type.String(),
@@ -30,105 +27,50 @@ const MyMission = Type.Object({
   current: Nullable(Type.Integer()),
   completed: Type.Boolean(),
   completedAt: Nullable(Type.String()),
-  reward: Nullable(Type.Object({ type: RewardType, amount: Nullable(AmountOut('FIXED amount')), assetSymbol: Type.String() })),
+  reward: Nullable(Type.Object({ type: Type.String(), amount: Nullable(Type.String()), assetSymbol: Type.String() })),
 });
-const MyStreak = Type.Object({
-  promotionId: Type.String(),
-  promotionTitle: Type.String(),
-  current: Type.Integer({ description: '0 once a day was missed' }),
-  best: Type.Integer(),
-  lastCheckDate: Nullable(Type.String()),
-});
-const MyTicket = Type.Object({
-  id: Nullable(Type.String()),
-  missionId: Nullable(Type.String()),
-  missionTitle: Type.String(),
-  status: TicketFilter,
-  drawId: Nullable(Type.String()),
-  won: Nullable(Type.Boolean()),
-  createdAt: Nullable(Type.String()),
-});
-const MyClaim = Type.Object({
-  id: Type.String(),
-  status: ClaimStatus,
-  amount: AmountOut('Amount'),
-  assetSymbol: Type.String(),
-  decimals: Type.Integer(),
-  source: Type.String({ description: 'MISSION, GROUP, STREAK or DRAW' }),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
+const MyStreak = Type.Object({ promotionId: Type.String(), promotionTitle: Type.String(), current: Type.Integer(), best: Type.Integer(), lastCheckDate: Nullable(Type.String()) });
 
 export const rewardsMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { database, clock } = app.deps;
-  const db = database.db;
-
-  app.get(
-    '/missions',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'My missions (current period, progress gauge, reward) and check-in streaks',
-        response: { 200: Type.Object({ items: Type.Array(MyMission), streaks: Type.Array(MyStreak) }), ...errorResponses(401) },
+  const db = app.deps.database.db;
+  app.get('/missions', {
+    schema: {
+      tags: ['user'], summary: 'My missions in the active promotions of every linked partner, with this period\'s progress and check-in streaks',
+      response: { 200: Type.Object({ items: Type.Array(MyMission), streaks: Type.Array(MyStreak) }), ...errorResponses(401) },
+    },
+  }, async (request) => missionsOf(db, request.account.id, app.deps.clock.now()));
+  app.get('/claims', {
+    schema: {
+      tags: ['user'], summary: 'My reward claims', querystring: Type.Object({ status: Type.Optional(ClaimStatus) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ items: Type.Array(Type.Object({ id: Type.String(), status: Type.String(), amount: Type.String(), assetSymbol: Type.String(), decimals: Type.Integer(), source: Type.String(), createdAt: Type.String(), updatedAt: Type.String() })) }), ...errorResponses(400, 401) },
+    },
+  }, async (request) => {
+    const items = await listClaims(db, { accountId: request.account.id, status: request.query.status }, 500, 0);
+    return { items: items.map(({ id, status, amount, assetSymbol, decimals, source, createdAt, updatedAt }) => ({ id, status, amount, assetSymbol, decimals, source, createdAt, updatedAt })) };
+  });
+  app.get('/tickets', {
+    schema: {
+      tags: ['user'],
+      summary: 'My lucky-draw tickets by TicketFilter; NOT_RECEIVED lists lucky-draw missions without a ticket this period',
+      querystring: Type.Object({ filter: Type.Optional(Type.Union([Type.Literal('NOT_RECEIVED'), Type.Literal('RECEIVED'), Type.Literal('DRAWN')])) }, { additionalProperties: false }),
+      response: {
+        200: Type.Object({
+          items: Type.Array(Type.Object({ id: Nullable(Type.String()), missionId: Type.String(), missionTitle: Type.String(), status: Type.String(), periodKey: Type.String(), drawId: Nullable(Type.String()), won: Nullable(Type.Boolean()), createdAt: Nullable(Type.String()) })),
+        }),
+        ...errorResponses(400, 401),
       },
     },
-    async (request) => myMissions(db, clock, request.account.id),
-  );
-
-  app.get(
-    '/tickets',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'My lucky-draw tickets: NOT_RECEIVED, RECEIVED or DRAWN (all issued ones without a filter)',
-        querystring: Type.Object({ filter: Type.Optional(TicketFilter) }, { additionalProperties: false }),
-        response: { 200: Type.Object({ items: Type.Array(MyTicket) }), ...errorResponses(400, 401) },
-      },
-    },
-    async (request) => {
-      const users = await usersOfAccount(db, request.account.id);
-      const items = await listTickets(db, clock, {
-        ...(request.query.filter !== undefined && { filter: request.query.filter }),
-        users,
-        limit: LIMIT,
-        offset: 0,
-      });
-      return {
-        items: items.map(({ id, missionId, missionTitle, status, drawId, won, createdAt }) => ({ id, missionId, missionTitle, status, drawId, won, createdAt })),
-      };
-    },
-  );
-
-  app.get(
-    '/claims',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'My reward claims, newest first',
-        querystring: Type.Object({ status: Type.Optional(ClaimStatus) }, { additionalProperties: false }),
-        response: { 200: Type.Object({ items: Type.Array(MyClaim) }), ...errorResponses(400, 401) },
-      },
-    },
-    async (request) => {
-      const items = await listClaims(
-        db,
-        { accountId: request.account.id, ...(request.query.status !== undefined && { status: request.query.status }) },
-        { limit: LIMIT, offset: 0 },
-      );
-      return {
-        items: items.map(({ id, status, amount, assetSymbol, decimals, source, createdAt, updatedAt }) => ({ id, status, amount, assetSymbol, decimals, source, createdAt, updatedAt })),
-      };
-    },
-  );
-
-  app.get(
-    '/balances',
-    {
-      schema: { tags, security, summary: 'My balances per asset, from the ledger', response: { 200: Type.Object({ items: Type.Array(Balance) }), ...errorResponses(401) } },
-    },
-    async (request) => ({ items: await balancesOf(db, request.account.id) }),
-  );
+  }, async (request) => {
+    const filter = request.query.filter;
+    if (filter === 'NOT_RECEIVED') {
+      const links = await db.selectFrom('user_mappings').select(['partner_id', 'partner_uid']).where('account_id', '=', request.account.id).execute();
+      const missing = await ticketsNotReceived(db, links, app.deps.clock.now());
+      return { items: missing.map(({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt }) => ({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt })) };
+    }
+    const items = await listTickets(db, { accountId: request.account.id, status: filter }, 500, 0);
+    return { items: items.map(({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt }) => ({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt })) };
+  });
+  app.get('/balances', {
+    schema: { tags: ['user'], summary: 'My balances per asset', response: { 200: Type.Object({ items: Type.Array(Balance) }), ...errorResponses(401) } },
+  }, async (request) => ({ items: await balancesOf(db, request.account.id) }));
 };
