@@ -185,6 +185,11 @@ async function payRule(trx: Transaction<DB>, rule: NonNullable<Awaited<ReturnTyp
  * period is that of its member with the longest recurrence (a group with a ONE_TIME mission pays
  * once; an all-DAILY group pays daily).
  */
+/** Holds a transaction-scoped lock per (partner user, mission group) until commit or rollback. */
+export async function lockUserGroup(trx: Transaction<DB>, partnerId: string, partnerUid: string, groupId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`group:${partnerId}:${partnerUid}:${groupId}`}, 0))`.execute(trx);
+}
+
 export async function onMissionCompleted(trx: Transaction<DB>, event: CompletionEvent): Promise<void> {
   const missionRule = await ruleFor(trx, 'mission_id', event.missionId);
   if (missionRule) await payRule(trx, missionRule, event, 'MISSION', event.missionId, event.periodKey);
@@ -197,6 +202,10 @@ export async function onMissionCompleted(trx: Transaction<DB>, event: Completion
 
   const groupRule = await ruleFor(trx, 'mission_group_id', event.groupId);
   if (!groupRule) return;
+  // Two missions of the group completed at once by one user would each miss the other's
+  // uncommitted record and neither would pay the group: serialise them per (user, group). The
+  // count below then reads, in a new snapshot, what the other transaction committed.
+  await lockUserGroup(trx, event.partnerId, event.partnerUid, event.groupId);
   const periods = members.map((m) => ({ id: m.id, recurrence: m.recurrence as Recurrence, period: periodKeyFor(m.recurrence as Recurrence, event.completedAt, promotion.timezone) }));
   const done = await trx
     .selectFrom('mission_progress')
@@ -321,6 +330,10 @@ export async function expireReservations(db: Kysely<DB>, clock: Clock, ttlSecond
       .select(['c.id', 'c.amount', 'c.budget_id', 'c.partner_id', 'c.partner_uid', 'b.stripes'])
       .where('c.status', '=', 'RESERVED')
       .where('c.created_at', '<', cutoff)
+      // A user linked meanwhile is not expired: the link sweep requests the claim instead.
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('user_mappings as m').select('m.account_id').whereRef('m.partner_id', '=', 'c.partner_id').whereRef('m.partner_uid', '=', 'c.partner_uid'))),
+      )
       .limit(500)
       .forUpdate('c')
       .skipLocked()
