@@ -1,6 +1,7 @@
 // Lint: the recommended rules of ESLint and typescript-eslint, type-aware where it catches real bugs.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['node_modules', 'data', 'dist', 'web/dist', 'bench/results', 'coverage'] },
@@ -19,4 +20,6 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
+  // The web pages (React): the rules of hooks.
+  { files: ['web/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
 );

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // DATABASE_URL is set), so files may run in parallel; PGlite is memory-hungry, so two at a time.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'web/src/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,

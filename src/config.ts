@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type TrustProxy = false | number | string[];
 
@@ -37,8 +38,12 @@ export interface Config {
   payoutWorker: boolean;
   /** Pause of an idle payout worker between looks for work, in milliseconds. */
   payoutIdleMs: number;
+  /** Folder of the built web pages (mission page and console), served under /app and /console. */
+  webDistDir: string;
   /** How long a claim waits in RESERVED for its user to link before it expires. */
   claimReservationTtlSeconds: number;
+  /** Longest life of a hot-path cache entry (partner credentials, mission catalog), in ms. */
+  cacheTtlMs: number;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -220,7 +225,9 @@ export function loadConfig(env: Env = process.env): Config {
     login: loadLoginConfig(env, nodeEnv),
     payoutWorker: (nonEmpty(env, 'PAYOUT_WORKER') ?? 'true') !== 'false',
     payoutIdleMs: integer(env, 'PAYOUT_IDLE_MS', 500, 10, 60_000),
+    webDistDir: path.resolve(nonEmpty(env, 'WEB_DIST_DIR') ?? fileURLToPath(new URL('../web/dist', import.meta.url))),
     claimReservationTtlSeconds: integer(env, 'CLAIM_RESERVATION_TTL_SECONDS', 30 * 24 * 3600, 60, 3650 * 24 * 3600),
+    cacheTtlMs: integer(env, 'CACHE_TTL_MS', 1000, 0, 1000),
   };
 }
 

@@ -202,3 +202,21 @@ export async function createAccount(
   }
   return id;
 }
+
+/**
+ * A second service process in all but name: its own pool and its own NOTIFY listener on the same
+ * PostgreSQL database as `ctx` (PostgreSQL only).
+ */
+export async function startSecondApp(ctx: TestContext, config: Partial<Config> = {}): Promise<{ app: App; close(): Promise<void> }> {
+  if (!ctx.databaseUrl) throw new Error('a second app needs PostgreSQL');
+  const database = openPostgres(ctx.databaseUrl, 5);
+  const app = await buildApp({ config: { ...ctx.config, ...config }, database, clock: ctx.clock, logger: false });
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -110,3 +110,10 @@ export async function ensureOwnerToken(db: Kysely<DB>, secret: string): Promise<
     .onConflict((oc) => oc.column('secret_hash').doUpdateSet({ revoked_at: null, role: 'OWNER' }))
     .execute();
 }
+
+/** The signed-in operator's own credential (name and role), for the console. */
+export async function currentAdmin(db: Kysely<DB>, id: string): Promise<AdminView> {
+  const row = await db.selectFrom('admin_credentials').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw appError('ADMIN_UNAUTHORIZED', 'invalid or revoked admin credential');
+  return adminView(row);
+}

@@ -12,6 +12,13 @@ export interface Database {
   db: Kysely<DB>;
   /** Runs a multi-statement SQL script (migrations); no parameters. */
   execScript(sql: string): Promise<void>;
+  /**
+   * Subscribes to a NOTIFY channel on a dedicated connection (PostgreSQL; reconnects after a
+   * failure). On PGlite, which belongs to one process, there is nobody else to hear from: a no-op.
+   */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Sends a NOTIFY to every process listening (delivered when the sending transaction commits). */
+  notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,6 +39,33 @@ export function openPostgres(connectionString: string, poolSize: number): Databa
     db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
     async execScript(sql) {
       await pool.query(sql);
+    },
+    async listen(channel, onMessage) {
+      let client: pg.Client | undefined;
+      let stopped = false;
+      const connect = async (): Promise<void> => {
+        if (stopped) return;
+        const next = new pg.Client({ connectionString });
+        next.on('notification', (message) => {
+          if (message.channel === channel) onMessage(message.payload ?? '');
+        });
+        next.on('error', () => {
+          // The connection is gone: whatever was missed is covered by the caches' TTL; reconnect.
+          void next.end().catch(() => {});
+          if (!stopped) setTimeout(() => void connect().catch(() => {}), 500);
+        });
+        await next.connect();
+        await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        client = next;
+      };
+      await connect();
+      return async () => {
+        stopped = true;
+        await client?.end().catch(() => {});
+      };
+    },
+    async notify(channel, payload) {
+      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     async close() {
       await pool.end();
@@ -88,6 +122,10 @@ export async function openPGlite(dataDir: string | undefined): Promise<Database>
     async execScript(sql) {
       await pglite.exec(sql);
     },
+    async listen() {
+      return async () => {};
+    },
+    async notify() {},
     async close() {
       await pglite.close();
     },

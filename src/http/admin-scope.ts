@@ -9,6 +9,8 @@ import type { AdminRole } from '../db/schema.ts';
 import type { AuthenticatedAdmin } from '../admins/service.ts';
 import { authenticateAdmin, roleAtLeast } from '../admins/service.ts';
 import { adminCredentialRoutes } from '../admins/routes/index.ts';
+import { whoamiRoutes } from '../admins/routes/whoami.ts';
+import { reportRoutes } from '../reports/routes/index.ts';
 import { partnerAdminRoutes } from '../partners/routes/index.ts';
 import { catalogAdminRoutes } from '../catalog/routes/index.ts';
 import { progressAdminRoutes } from '../progress/routes/index.ts';
@@ -41,11 +43,19 @@ async function requireAdmin(request: FastifyRequest): Promise<void> {
 export async function adminScope(app: FastifyInstance): Promise<void> {
   app.decorateRequest('admin', null as unknown as AuthenticatedAdmin);
   app.addHook('onRequest', requireAdmin);
+  // Any successful operator write may change what the hot-path caches hold: clear them on every
+  // process (after the write committed: the answer is being sent).
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return;
+    await request.server.deps.caches.flushEverywhere().catch((err: unknown) => request.log.warn({ err }, 'cache flush notification failed; entries expire within a second'));
+  });
   await app.register(adminCredentialRoutes);
+  await app.register(whoamiRoutes);
   await app.register(partnerAdminRoutes);
   await app.register(catalogAdminRoutes);
   await app.register(progressAdminRoutes);
   await app.register(linkingAdminRoutes);
   await app.register(rewardsAdminRoutes);
+  await app.register(reportRoutes);
   await app.register(drawAdminRoutes);
 }

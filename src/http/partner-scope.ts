@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { appError } from '../errors.ts';
 import type { PartnerRow } from '../partners/store.ts';
 import { authenticatePartner } from '../partners/service.ts';
+import { findPartnerCredentials } from '../partners/store.ts';
 import { buildAllowList, isAddressAllowed } from '../domain/ip-allow-list.ts';
 import { checkLinkRoute } from '../linking/routes/checkLink.ts';
 import { achieveRoute } from '../progress/routes/achieve.ts';
@@ -28,7 +29,10 @@ async function requirePartner(request: FastifyRequest): Promise<void> {
   if (partnerId === undefined || apiKey === undefined) {
     throw appError('PARTNER_UNAUTHORIZED', 'send the X-Partner-Id and X-Api-Key headers');
   }
-  const result = await authenticatePartner(request.server.deps.database.db, partnerId, apiKey);
+  const { database, caches } = request.server.deps;
+  const result = await authenticatePartner(database.db, partnerId, apiKey, (db, id) =>
+    caches.partners.get(id, () => findPartnerCredentials(db, id)),
+  );
   if (result.outcome === 'UNAUTHORIZED') throw appError('PARTNER_UNAUTHORIZED', 'invalid partner id or API key');
   if (result.outcome === 'DISABLED') throw appError('PARTNER_DISABLED', `partner '${partnerId}' is disabled`);
   request.partner = result.partner;

@@ -19,6 +19,9 @@ import cookie from '@fastify/cookie';
 import { createLoginRuntime, devProviderRoutes } from '../linking/runtime.ts';
 import type { LoginRuntime } from '../linking/runtime.ts';
 import { loginRoutes } from '../linking/routes/login.ts';
+import { createHotPathCaches } from '../cache/hot-path.ts';
+import type { HotPathCaches } from '../cache/hot-path.ts';
+import { webPages } from './web-pages.ts';
 import { drawPublicRoutes } from '../rewards/routes/draws.ts';
 
 export interface AppDeps {
@@ -76,7 +79,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
 
   const login = await createLoginRuntime(config, deps.clock, () => app);
-  app.decorate('deps', { ...deps, login });
+  const caches = await createHotPathCaches(deps.database, config.cacheTtlMs);
+  app.addHook('onClose', async () => caches.stop());
+  app.decorate('deps', { ...deps, login, caches });
   if (login.dev) {
     app.log.warn(
       { issuer: login.dev.issuer },
@@ -126,12 +131,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(partnerScope, { prefix: '/v1' });
   await app.register(adminScope, { prefix: '/admin/v1' });
   await app.register(userScope, { prefix: '/v1/me' });
+  await app.register(webPages, { distDir: config.webDistDir });
   return app;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    deps: AppDeps & { login: LoginRuntime };
+    deps: AppDeps & { login: LoginRuntime; caches: HotPathCaches };
   }
   interface FastifyContextConfig {
     /** Errors of this route are shown as an HTML page to a browser (it navigated here). */

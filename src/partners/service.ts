@@ -176,8 +176,10 @@ export async function authenticatePartner(
   db: Kysely<DB>,
   partnerId: string,
   apiKey: string,
+  /** Where the credentials come from (the hot-path cache in the server). */
+  find: typeof store.findPartnerCredentials = store.findPartnerCredentials,
 ): Promise<PartnerAuthResult> {
-  const credentials = await store.findPartnerCredentials(db, partnerId);
+  const credentials = await find(db, partnerId);
   if (!credentials) return { outcome: 'UNAUTHORIZED' };
   const presented = sha256Hex(apiKey);
   let matched = false;

@@ -43,8 +43,10 @@ export async function achieve(
   partnerId: string,
   input: AchieveInput,
   onCompletion?: CompletionHandler,
+  /** Where the mission comes from (the hot-path cache in the server). */
+  findMission: typeof store.findMissionForAchieve = store.findMissionForAchieve,
 ): Promise<AchieveResult> {
-  const mission = await store.findMissionForAchieve(db, partnerId, input.missionKey);
+  const mission = await findMission(db, partnerId, input.missionKey);
   if (!mission) throw appError('NOT_FOUND_MISSION', `no mission '${input.missionKey}' for this partner`);
   if (mission.groupId === null) {
     throw appError('NOT_FOUND_MISSION_GROUP', `the group of mission '${input.missionKey}' no longer exists`);
@@ -75,20 +77,26 @@ export async function achieve(
   const periodKey = periodKeyFor(mission.recurrence, now, mission.timezone);
   const promotionId = mission.promotionId;
   const groupId = mission.groupId;
+  const report = {
+    partnerId,
+    partnerUid: input.partnerUid,
+    missionId: mission.missionId,
+    periodKey,
+    completed: input.completed,
+    target: input.metadata?.target ?? null,
+    defaultTarget: mission.target,
+    current,
+    now,
+  };
+  if (!input.completed) {
+    // Progress only: nothing can be completed, so the one upsert statement is the whole write
+    // (atomic on its own; one round trip instead of BEGIN, upsert, COMMIT).
+    await store.upsertProgress(db, { ...report, completionMarker: randomUUID() });
+    return { periodKey, newlyCompleted: false };
+  }
   // One transaction: a 200 means the record (and any reward it triggered) is committed.
   return db.transaction().execute(async (trx) => {
-    const { newlyCompleted } = await store.upsertProgress(trx, {
-      partnerId,
-      partnerUid: input.partnerUid,
-      missionId: mission.missionId,
-      periodKey,
-      completed: input.completed,
-      target: input.metadata?.target ?? null,
-      defaultTarget: mission.target,
-      current,
-      now,
-      completionMarker: randomUUID(),
-    });
+    const { newlyCompleted } = await store.upsertProgress(trx, { ...report, completionMarker: randomUUID() });
     if (newlyCompleted && onCompletion) {
       // Completion event: the reward for this (user, mission, period) is reserved here, exactly once.
       await onCompletion(trx, {

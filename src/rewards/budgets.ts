@@ -231,41 +231,34 @@ export function homeStripe(key: string, stripes: number): number {
 export async function reserve(trx: Transaction<DB>, budgetId: string, stripes: number, amount: bigint, key: string): Promise<boolean> {
   const value = amount.toString();
   const home = homeStripe(key, stripes);
-  const take = (stripe: number) =>
-    trx
+  // A row whose re-check failed stays locked (in PostgreSQL, for SELECT FOR UPDATE and UPDATE
+  // alike); inside a savepoint, rolling back lets it go, so a failed attempt holds nothing.
+  const attempt = async (free: boolean): Promise<boolean> => {
+    await sql`savepoint reserve_attempt`.execute(trx);
+    // One statement: pick a stripe with room (one nobody holds, when `free`) and take from it.
+    const taken = await trx
       .updateTable('budget_stripes')
       .set({ remaining: sql`remaining - ${value}::numeric` })
       .where('budget_id', '=', budgetId)
-      .where('stripe', '=', stripe)
+      .where('stripe', '=', (eb) => {
+        const pick = eb
+          .selectFrom('budget_stripes')
+          .select('stripe')
+          .where('budget_id', '=', budgetId)
+          .where(sql<boolean>`remaining >= ${value}::numeric`)
+          .orderBy(sql`(stripe - ${home} + ${stripes}) % ${stripes}`)
+          .limit(1);
+        return free ? pick.forUpdate().skipLocked() : pick;
+      })
       .where(sql<boolean>`remaining >= ${value}::numeric`)
       .returning('stripe')
       .executeTakeFirst();
-  // The stripe with room nearest the home stripe; with `free`, only one nobody holds (and lock it).
-  const withRoom = (free: boolean) => {
-    const query = trx
-      .selectFrom('budget_stripes')
-      .select('stripe')
-      .where('budget_id', '=', budgetId)
-      .where(sql<boolean>`remaining >= ${value}::numeric`)
-      .orderBy(sql`(stripe - ${home} + ${stripes}) % ${stripes}`)
-      .limit(1);
-    return (free ? query.forUpdate().skipLocked() : query).executeTakeFirst();
-  };
-  // A row whose re-check failed stays locked (in PostgreSQL, for SELECT FOR UPDATE and UPDATE
-  // alike); inside a savepoint, rolling back lets it go, so a failed attempt holds nothing.
-  const attempt = async (pick: () => Promise<{ stripe: number } | undefined>): Promise<boolean> => {
-    await sql`savepoint reserve_attempt`.execute(trx);
-    const stripe = await pick();
-    if (stripe && (await take(stripe.stripe))) {
-      await sql`release savepoint reserve_attempt`.execute(trx);
-      return true;
-    }
+    if (taken) return true;
     await sql`rollback to savepoint reserve_attempt`.execute(trx);
-    await sql`release savepoint reserve_attempt`.execute(trx);
     return false;
   };
-  if (await attempt(() => withRoom(true))) return true;
-  if (await attempt(() => withRoom(false))) return true;
+  if (await attempt(true)) return true;
+  if (await attempt(false)) return true;
   // No single stripe holds it (an amount larger than a stripe's share, or the last crumbs of the
   // budget): lock every stripe in stripe order (no deadlock between such takers) and gather it.
   const rows = await trx

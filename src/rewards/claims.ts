@@ -92,62 +92,87 @@ interface Grant {
 /**
  * Creates the claim of one (user, source, period) at most once, and reserves its amount. A linked
  * user's claim is REQUESTED at once; an unlinked user's waits in RESERVED; no budget: REJECTED.
+ * After the reservation, one statement writes the claim (looking up the user's mapping) and its
+ * history.
  */
 export async function grantClaim(trx: Transaction<DB>, grant: Grant): Promise<{ id: string; status: ClaimStatus } | undefined> {
-  const mapping = await trx
-    .selectFrom('user_mappings')
-    .select('account_id')
-    .where('partner_id', '=', grant.partnerId)
-    .where('partner_uid', '=', grant.partnerUid)
-    .executeTakeFirst();
   const key = `${grant.partnerId}:${grant.partnerUid}`;
   const reserved = await reserve(trx, grant.budget.id, grant.budget.stripes, grant.amount, key);
-  const status: ClaimStatus = !reserved ? 'REJECTED' : mapping ? 'REQUESTED' : 'RESERVED';
-  const inserted = await trx
-    .insertInto('claims')
-    .values({
-      id: newId('clm'),
-      budget_id: grant.budget.id,
-      asset_id: grant.budget.asset_id,
-      partner_id: grant.partnerId,
-      partner_uid: grant.partnerUid,
-      account_id: mapping?.account_id ?? null,
-      promotion_id: grant.promotionId,
-      source: grant.source,
-      source_id: grant.sourceId,
-      period_key: grant.periodKey,
-      amount: grant.amount,
-      status,
-      reason: reserved ? null : 'BUDGET_EXHAUSTED',
-      next_attempt_at: status === 'REQUESTED' ? grant.now : null,
-      created_at: grant.now,
-      updated_at: grant.now,
-    })
-    .onConflict((oc) => oc.columns(['partner_id', 'partner_uid', 'source', 'source_id', 'period_key']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const id = newId('clm');
+  const result = await sql<{ id: string; status: ClaimStatus }>`
+    WITH mapping AS (
+      SELECT account_id FROM user_mappings WHERE partner_id = ${grant.partnerId} AND partner_uid = ${grant.partnerUid}
+    ), claim AS (
+      INSERT INTO claims (id, budget_id, asset_id, partner_id, partner_uid, account_id, promotion_id, source, source_id,
+                          period_key, amount, status, reason, next_attempt_at, created_at, updated_at)
+      SELECT ${id}, ${grant.budget.id}, ${grant.budget.asset_id}, ${grant.partnerId}, ${grant.partnerUid},
+             (SELECT account_id FROM mapping), ${grant.promotionId}, ${grant.source}, ${grant.sourceId}, ${grant.periodKey},
+             ${grant.amount.toString()}::numeric, s.status,
+             CASE WHEN ${reserved}::boolean THEN NULL ELSE 'BUDGET_EXHAUSTED' END,
+             CASE WHEN s.status = 'REQUESTED' THEN ${grant.now}::timestamptz END, ${grant.now}::timestamptz, ${grant.now}::timestamptz
+      FROM (SELECT CASE WHEN NOT ${reserved}::boolean THEN 'REJECTED'
+                        WHEN EXISTS (SELECT 1 FROM mapping) THEN 'REQUESTED' ELSE 'RESERVED' END AS status) s
+      ON CONFLICT (partner_id, partner_uid, source, source_id, period_key) DO NOTHING
+      RETURNING id, status
+    ), history AS (
+      INSERT INTO claim_events (claim_id, from_status, to_status, reason, at)
+      SELECT claim.id, e.from_status, e.to_status, e.reason, ${grant.now}::timestamptz
+      FROM claim CROSS JOIN LATERAL (VALUES
+        (1, NULL::text, CASE WHEN claim.status = 'REQUESTED' THEN 'RESERVED' ELSE claim.status END,
+            CASE WHEN claim.status = 'REJECTED' THEN 'BUDGET_EXHAUSTED' END),
+        (2, 'RESERVED', 'REQUESTED', 'user is linked')
+      ) AS e(n, from_status, to_status, reason)
+      WHERE e.n = 1 OR claim.status = 'REQUESTED'
+    )
+    SELECT id, status FROM claim`.execute(trx);
+  const inserted = result.rows[0];
   if (!inserted) {
     // Already granted for this period: give the reservation back.
     if (reserved) await release(trx, grant.budget.id, grant.amount, key, grant.budget.stripes);
     return undefined;
   }
-  await recordEvent(trx, [inserted.id], null, status === 'REQUESTED' ? 'RESERVED' : status, reserved ? null : 'BUDGET_EXHAUSTED', grant.now);
-  if (status === 'REQUESTED') await recordEvent(trx, [inserted.id], 'RESERVED', 'REQUESTED', 'user is linked', grant.now);
-  return { id: inserted.id, status };
+  return inserted;
 }
 
 const RECURRENCE_SPAN: Record<Recurrence, number> = { DAILY: 1, WEEKLY: 2, MONTHLY: 3, ONE_TIME: 4 };
 
-async function ruleFor(trx: Transaction<DB>, column: 'mission_id' | 'mission_group_id', id: string) {
-  return trx
-    .selectFrom('reward_rules as r')
-    .innerJoin('budgets as b', 'b.id', 'r.budget_id')
-    .select(['r.type', 'r.amount', 'b.id as budget_id', 'b.asset_id', 'b.stripes'])
-    .where(`r.${column}`, '=', id)
-    .executeTakeFirst();
+interface RuleRow {
+  type: 'FIXED' | 'LUCKY_DRAW';
+  amount: string | null;
+  budget_id: string;
+  asset_id: string;
+  stripes: number;
 }
 
-async function payRule(trx: Transaction<DB>, rule: NonNullable<Awaited<ReturnType<typeof ruleFor>>>, event: CompletionEvent, source: 'MISSION' | 'GROUP', sourceId: string, periodKey: string) {
+/** Catalog facts a completion needs: the rules, the promotion, the group's members. */
+export interface CompletionContext {
+  promotionType: 'COMPOSITE' | 'DAILY_CHECK';
+  timezone: string;
+  members: Array<{ id: string; recurrence: Recurrence }>;
+  missionRule: RuleRow | undefined;
+  groupRule: RuleRow | undefined;
+}
+
+export async function loadCompletionContext(db: Kysely<DB>, event: Pick<CompletionEvent, 'missionId' | 'groupId' | 'promotionId'>): Promise<CompletionContext> {
+  const rule = (column: 'mission_id' | 'mission_group_id', id: string) =>
+    db
+      .selectFrom('reward_rules as r')
+      .innerJoin('budgets as b', 'b.id', 'r.budget_id')
+      .select(['r.type', 'r.amount', 'b.id as budget_id', 'b.asset_id', 'b.stripes'])
+      .where(`r.${column}`, '=', id)
+      .executeTakeFirst();
+  const promotion = await db.selectFrom('promotions').select(['type', 'timezone']).where('id', '=', event.promotionId).executeTakeFirstOrThrow();
+  const members = await db.selectFrom('missions').select(['id', 'recurrence']).where('mission_group_id', '=', event.groupId).execute();
+  return {
+    promotionType: promotion.type,
+    timezone: promotion.timezone,
+    members: members.map((m) => ({ id: m.id, recurrence: m.recurrence as Recurrence })),
+    missionRule: await rule('mission_id', event.missionId),
+    groupRule: await rule('mission_group_id', event.groupId),
+  };
+}
+
+async function payRule(trx: Transaction<DB>, rule: RuleRow, event: CompletionEvent, source: 'MISSION' | 'GROUP', sourceId: string, periodKey: string) {
   const budget = { id: rule.budget_id, asset_id: rule.asset_id, stripes: rule.stripes };
   if (rule.type === 'FIXED' && rule.amount !== null) {
     await grantClaim(trx, {
@@ -179,46 +204,46 @@ async function payRule(trx: Transaction<DB>, rule: NonNullable<Awaited<ReturnTyp
   }
 }
 
-/**
- * The CompletionHandler of achieve: runs in its transaction, once per newly completed period.
- * Pays the mission's reward, then the group's when this completion finishes the group. A group's
- * period is that of its member with the longest recurrence (a group with a ONE_TIME mission pays
- * once; an all-DAILY group pays daily).
- */
 /** Holds a transaction-scoped lock per (partner user, mission group) until commit or rollback. */
 export async function lockUserGroup(trx: Transaction<DB>, partnerId: string, partnerUid: string, groupId: string): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`group:${partnerId}:${partnerUid}:${groupId}`}, 0))`.execute(trx);
 }
 
-export async function onMissionCompleted(trx: Transaction<DB>, event: CompletionEvent): Promise<void> {
-  const missionRule = await ruleFor(trx, 'mission_id', event.missionId);
-  if (missionRule) await payRule(trx, missionRule, event, 'MISSION', event.missionId, event.periodKey);
-
-  const promotion = await trx.selectFrom('promotions').select(['type', 'timezone']).where('id', '=', event.promotionId).executeTakeFirstOrThrow();
-  const members = await trx.selectFrom('missions').select(['id', 'recurrence']).where('mission_group_id', '=', event.groupId).execute();
-  if (promotion.type === 'DAILY_CHECK' && members.find((m) => m.id === event.missionId)?.recurrence === 'DAILY') {
-    await recordCheckIn(trx, event);
-  }
-
-  const groupRule = await ruleFor(trx, 'mission_group_id', event.groupId);
-  if (!groupRule) return;
-  // Two missions of the group completed at once by one user would each miss the other's
-  // uncommitted record and neither would pay the group: serialise them per (user, group). The
-  // count below then reads, in a new snapshot, what the other transaction committed.
-  await lockUserGroup(trx, event.partnerId, event.partnerUid, event.groupId);
-  const periods = members.map((m) => ({ id: m.id, recurrence: m.recurrence as Recurrence, period: periodKeyFor(m.recurrence as Recurrence, event.completedAt, promotion.timezone) }));
-  const done = await trx
-    .selectFrom('mission_progress')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('partner_id', '=', event.partnerId)
-    .where('partner_uid', '=', event.partnerUid)
-    .where('completed', '=', true)
-    .where((eb) => eb.or(periods.map((p) => eb.and([eb('mission_id', '=', p.id), eb('period_key', '=', p.period)]))))
-    .executeTakeFirstOrThrow();
-  if (done.n < members.length) return;
-  const longest = periods.reduce((a, b) => (RECURRENCE_SPAN[b.recurrence] > RECURRENCE_SPAN[a.recurrence] ? b : a));
-  await payRule(trx, groupRule, event, 'GROUP', event.groupId, longest.period);
+/**
+ * The CompletionHandler of achieve: runs in its transaction, once per newly completed period.
+ * Pays the mission's reward, then the group's when this completion finishes the group. A group's
+ * period is that of its member with the longest recurrence (a group with a ONE_TIME mission pays
+ * once; an all-DAILY group pays daily). `context` gives the catalog facts (cached by the server).
+ */
+export function completionHandler(context: (trx: Transaction<DB>, event: CompletionEvent) => Promise<CompletionContext>) {
+  return async (trx: Transaction<DB>, event: CompletionEvent): Promise<void> => {
+    const { promotionType, timezone, members, missionRule, groupRule } = await context(trx, event);
+    if (missionRule) await payRule(trx, missionRule, event, 'MISSION', event.missionId, event.periodKey);
+    if (promotionType === 'DAILY_CHECK' && members.find((m) => m.id === event.missionId)?.recurrence === 'DAILY') {
+      await recordCheckIn(trx, event);
+    }
+    if (!groupRule) return;
+    // Two missions of the group completed at once by one user would each miss the other's
+    // uncommitted record and neither would pay the group: serialise them per (user, group). The
+    // count below then reads, in a new snapshot, what the other transaction committed.
+    await lockUserGroup(trx, event.partnerId, event.partnerUid, event.groupId);
+    const periods = members.map((m) => ({ id: m.id, recurrence: m.recurrence, period: periodKeyFor(m.recurrence, event.completedAt, timezone) }));
+    const done = await trx
+      .selectFrom('mission_progress')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('partner_id', '=', event.partnerId)
+      .where('partner_uid', '=', event.partnerUid)
+      .where('completed', '=', true)
+      .where((eb) => eb.or(periods.map((p) => eb.and([eb('mission_id', '=', p.id), eb('period_key', '=', p.period)]))))
+      .executeTakeFirstOrThrow();
+    if (done.n < members.length) return;
+    const longest = periods.reduce((a, b) => (RECURRENCE_SPAN[b.recurrence] > RECURRENCE_SPAN[a.recurrence] ? b : a));
+    await payRule(trx, groupRule, event, 'GROUP', event.groupId, longest.period);
+  };
 }
+
+/** The handler without a cache: every completion reads the catalog facts in its transaction. */
+export const onMissionCompleted = completionHandler((trx, event) => loadCompletionContext(trx, event));
 
 /** A DAILY_CHECK check-in: extend the user's streak; a streak length with a reward pays it. */
 async function recordCheckIn(trx: Transaction<DB>, event: CompletionEvent): Promise<void> {

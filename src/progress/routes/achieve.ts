@@ -1,9 +1,10 @@
 // POST /v1/achieve: the partner reports a user's progress on a mission (spec 4.4).
-import { onMissionCompleted } from '../../rewards/claims.ts';
+import { completionHandler, loadCompletionContext } from '../../rewards/claims.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, sendEmpty, MissionKey, PartnerUid, ProgressValue } from '../../http/schemas.ts';
 import { achieve } from '../service.ts';
+import { findMissionForAchieve } from '../store.ts';
 
 const AchieveBody = Type.Object(
   {
@@ -24,7 +25,9 @@ const AchieveBody = Type.Object(
 );
 
 export const achieveRoute: FastifyPluginAsyncTypebox = async (app) => {
-  const { database, clock } = app.deps;
+  const { database, clock, caches } = app.deps;
+  // Catalog facts come from the cache; on a miss they are read inside the achieve transaction.
+  const onCompletion = completionHandler((trx, event) => caches.completions.get(event.missionId, () => loadCompletionContext(trx, event)));
   app.post(
     '/achieve',
     {
@@ -40,7 +43,9 @@ export const achieveRoute: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await achieve(database.db, clock, request.partner.id, request.body, onMissionCompleted);
+      await achieve(database.db, clock, request.partner.id, request.body, onCompletion, (db, partnerId, missionKey) =>
+        caches.missions.get(`${partnerId}\u0000${missionKey}`, () => findMissionForAchieve(db, partnerId, missionKey)),
+      );
       return sendEmpty(reply, 200);
     },
   );

@@ -1,0 +1,38 @@
+// GET /admin/v1/promotions/{id}/rewards: the rewards set on a promotion's missions and groups.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, Id } from '../../http/schemas.ts';
+import { promotionRewards } from '../service.ts';
+
+export const promotionRewardsRoute: FastifyPluginAsyncTypebox = async (app) => {
+  const { database } = app.deps;
+  app.get(
+    '/promotions/:id/rewards',
+    {
+      schema: {
+        tags: ['admin: reports'],
+        security: [{ adminBearer: [] }],
+        summary: "The rewards set on a promotion's missions and mission groups",
+        params: Type.Object({ id: Id('Promotion id') }),
+        response: {
+          200: Type.Object({
+            items: Type.Array(
+              Type.Object({
+                missionId: Type.Union([Type.String(), Type.Null()]),
+                missionGroupId: Type.Union([Type.String(), Type.Null()]),
+                type: Type.Union([Type.Literal('FIXED'), Type.Literal('LUCKY_DRAW')]),
+                budgetId: Type.String(),
+                budgetName: Type.String(),
+                amount: Type.Union([Type.String(), Type.Null()]),
+                assetSymbol: Type.String(),
+                decimals: Type.Integer(),
+              }),
+            ),
+          }),
+          ...errorResponses(401, 404),
+        },
+      },
+    },
+    async (request) => ({ items: await promotionRewards(database.db, request.params.id) }),
+  );
+};

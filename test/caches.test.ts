@@ -1,0 +1,76 @@
+// The hot-path caches never outlive a change: a revoked key, a disabled partner or a deactivated
+// promotion is refused at once by the process that made the change and within a second by every
+// other process (PostgreSQL NOTIFY, with a one-second TTL behind it).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { partnerCall, setupMission, startSecondApp, startTestApp } from './harness.ts';
+import type { MissionSetup, TestContext } from './harness.ts';
+import type { App } from '../src/http/server.ts';
+
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+function callOn(app: App, setup: MissionSetup, options: { method: InjectOptions['method']; url: string; body?: unknown }) {
+  return app.inject({
+    method: options.method,
+    url: options.url,
+    remoteAddress: '127.0.0.1',
+    headers: { 'x-partner-id': setup.partnerId, 'x-api-key': setup.apiKey },
+    ...(options.body !== undefined && { payload: options.body as InjectOptions['payload'] }),
+  });
+}
+
+/** Polls until `check` holds; answers how long it took (ms), or fails after `limitMs`. */
+async function within(limitMs: number, check: () => Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < limitMs) {
+    if (await check()) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`not within ${limitMs} ms`);
+}
+
+describe('hot-path caches in one process', () => {
+  it('a revoked key and a deactivated promotion are refused on the next call', async () => {
+    const setup = await setupMission(ctx, { missionKey: 'cached' });
+    const body = { partnerUid: 'c1', missionKey: 'cached', completed: false };
+    expect((await partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode).toBe(200);
+    await ctx.admin('PATCH', `/admin/v1/promotions/${setup.promotionId}`, { status: 'INACTIVE' });
+    expect((await partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body })).json().name).toBe('PROMOTION_NOT_ACTIVE');
+
+    const keys = (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/api-keys`)).json().items;
+    expect((await partnerCall(ctx, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=c1' })).statusCode).toBe(200);
+    await ctx.admin('DELETE', `/admin/v1/partners/${setup.partnerId}/api-keys/${keys[0].id}`);
+    expect((await partnerCall(ctx, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=c1' })).statusCode).toBe(401);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('hot-path caches across processes', () => {
+  it('another process refuses a revoked key, a disabled partner and an inactive promotion within a second', async () => {
+    // Entries that would live a minute: only the NOTIFY can make this process see the changes.
+    const second = await startSecondApp(ctx, { cacheTtlMs: 60_000 });
+    try {
+      const setup = await setupMission(ctx, { missionKey: 'shared' });
+      const body = { partnerUid: 's1', missionKey: 'shared', completed: false };
+      // The second process has everything cached.
+      expect((await callOn(second.app, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode).toBe(200);
+      expect((await callOn(second.app, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=s1' })).statusCode).toBe(200);
+
+      await ctx.admin('PATCH', `/admin/v1/promotions/${setup.promotionId}`, { status: 'INACTIVE' });
+      const promotionMs = await within(1000, async () => (await callOn(second.app, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode === 409);
+
+      const keys = (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/api-keys`)).json().items;
+      await ctx.admin('DELETE', `/admin/v1/partners/${setup.partnerId}/api-keys/${keys[0].id}`);
+      const keyMs = await within(1000, async () => (await callOn(second.app, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=s1' })).statusCode === 401);
+      expect(Math.max(promotionMs, keyMs)).toBeLessThan(1000);
+    } finally {
+      await second.close();
+    }
+  });
+});

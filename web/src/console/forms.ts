@@ -1,0 +1,30 @@
+// Reading form fields: text lists (one per line), optional values, local date-times.
+
+export function field(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** One entry per line (or comma), blanks dropped: for allow-lists and redirect URLs. */
+export function lines(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** A datetime-local value ("2026-01-01T09:00") as an instant, read in this browser's time zone. */
+export function localToInstant(value: string): string | undefined {
+  if (value === '') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** An instant as a datetime-local value in this browser's time zone. */
+export function instantToLocal(instant: string | null): string {
+  if (instant === null) return '';
+  const date = new Date(instant);
+  if (Number.isNaN(date.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}

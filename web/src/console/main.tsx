@@ -1,0 +1,11 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import '../shared/base.css';
+import './console.css';
+import { ConsoleApp } from './ConsoleApp.tsx';
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <ConsoleApp />
+  </StrictMode>,
+);

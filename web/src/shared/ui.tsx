@@ -1,0 +1,180 @@
+// Small building blocks shared by both pages: loading data, error notices in words, labelled
+// fields, status badges.
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { describeError } from './error-words.ts';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Runs `load` on mount and whenever `deps` (plain values) change; `reload` runs it again. Stale answers are dropped. */
+export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: ReadonlyArray<string | number | boolean | null | undefined>): Loaded<T> {
+  const [tick, setTick] = useState(0);
+  // One key per request (its inputs and the reload count); the state remembers which request it
+  // answers, so "loading" needs no state change of its own.
+  const request = JSON.stringify([...deps, tick]);
+  const [state, setState] = useState<{ request: string | undefined; data: T | undefined; error: unknown }>({
+    request: undefined,
+    data: undefined,
+    error: undefined,
+  });
+  useEffect(() => {
+    const controller = new AbortController();
+    load(controller.signal).then(
+      (data) => {
+        if (!controller.signal.aborted) setState({ request, data, error: undefined });
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) setState((s) => ({ request, data: s.data, error }));
+      },
+    );
+    return () => controller.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `load` changes every render; `request` stands for its inputs
+  }, [request]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data: state.data, error: state.error, loading: state.request !== request, reload };
+}
+
+/** An error from the service in words, with its code and the service's message. */
+export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
+  if (error === undefined || error === null) return null;
+  const { summary, reference, detail } = describeError(error);
+  return (
+    <div className="notice error" role="alert">
+      <p>
+        <strong>{title ?? summary}</strong>
+      </p>
+      {title !== undefined && <p>{summary}</p>}
+      <p>
+        <span className="muted">{reference}:</span> {detail}
+      </p>
+    </div>
+  );
+}
+
+/** Shows a loader, then the error, then the content; keeps old data on screen while reloading. */
+export function LoadState<T>({ state, children, label }: { state: Loaded<T>; children: (data: T) => ReactNode; label: string }) {
+  return (
+    <>
+      <ErrorNotice error={state.error} />
+      {state.data === undefined ? (
+        state.loading ? (
+          <p role="status" className="muted">
+            Loading {label}…
+          </p>
+        ) : null
+      ) : (
+        children(state.data)
+      )}
+    </>
+  );
+}
+
+interface FieldBase {
+  label: string;
+  hint?: ReactNode;
+}
+
+export function TextField({ label, hint, ...input }: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint !== undefined && (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      )}
+      <input id={id} {...(hint !== undefined && { 'aria-describedby': hintId })} {...input} />
+    </div>
+  );
+}
+
+export function TextArea({ label, hint, ...input }: FieldBase & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint !== undefined && (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      )}
+      <textarea id={id} {...(hint !== undefined && { 'aria-describedby': hintId })} {...input} />
+    </div>
+  );
+}
+
+export function SelectField({
+  label,
+  hint,
+  options,
+  ...select
+}: FieldBase & SelectHTMLAttributes<HTMLSelectElement> & { options: ReadonlyArray<{ value: string; label: string }> }) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint !== undefined && (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      )}
+      <select id={id} {...(hint !== undefined && { 'aria-describedby': hintId })} {...select}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+const TONES: Record<string, string> = {
+  ACTIVE: 'ok',
+  SUCCEEDED: 'ok',
+  DRAWN: 'info',
+  RECEIVED: 'info',
+  COMMITTED: 'info',
+  SCHEDULED: 'muted',
+  REQUESTED: 'info',
+  RESERVED: 'muted',
+  INACTIVE: 'muted',
+  NOT_RECEIVED: 'muted',
+  DISABLED: 'danger',
+  REJECTED: 'danger',
+  FAILED: 'danger',
+  REVOKED: 'danger',
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge ${TONES[status] ?? 'muted'}`}>{status.replaceAll('_', ' ').toLowerCase()}</span>;
+}
+
+/** Runs a form action, remembering its error and whether it is in flight. */
+export function useAction() {
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+  const run = useCallback(async (action: () => Promise<void>): Promise<boolean> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+      return true;
+    } catch (e) {
+      setError(e);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { error, busy, run, clear: () => setError(undefined) };
+}
