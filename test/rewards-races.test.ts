@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createAccount, partnerCall, setupMission, startTestApp } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
-import { onUserLinked, runPayoutBatch, startPayoutWorker } from '../src/rewards/index.ts';
+import { onMissionCompleted, onUserLinked, runPayoutBatch, startPayoutWorker } from '../src/rewards/index.ts';
+import { achieve } from '../src/progress/service.ts';
+import type { CompletionHandler } from '../src/progress/service.ts';
 import { expireReservations } from '../src/rewards/claims.ts';
 import { requestClaimsOfLinkedUsers } from '../src/rewards/link-sweep.ts';
 
@@ -42,7 +44,31 @@ const claimsOf = async (budgetId: string) =>
   }>().items;
 
 describe('a group reward', () => {
-  it('is paid once when the two missions of the group are finished at the same moment', async () => {
+  // Deterministic: both transactions have written their progress before either looks at the group.
+  // Needs real concurrent transactions, so PostgreSQL only (PGlite runs one transaction at a time).
+  it.skipIf(!process.env.DATABASE_URL)('is paid when the two missions of the group are finished in overlapping transactions', async () => {
+    const setup = await setupMission(ctx, { missionKey: 'overlap-a', recurrence: 'ONE_TIME' });
+    expect((await ctx.admin('POST', `/admin/v1/mission-groups/${setup.groupId}/missions`, { missionKey: 'overlap-b', title: 'B', recurrence: 'ONE_TIME' })).statusCode).toBe(201);
+    const budgetId = await budget('10');
+    expect((await ctx.admin('PUT', `/admin/v1/mission-groups/${setup.groupId}/reward`, { type: 'FIXED', budgetId, amount: '1' })).statusCode).toBe(200);
+    let arrived = 0;
+    let release: () => void = () => {};
+    const bothWritten = new Promise<void>((resolve) => (release = resolve));
+    // The handler of each transaction waits until the other has written its progress too.
+    const handler: CompletionHandler = async (trx, event) => {
+      arrived += 1;
+      if (arrived === 2) release();
+      await bothWritten;
+      await onMissionCompleted(trx, event);
+    };
+    await Promise.all(
+      ['overlap-a', 'overlap-b'].map((missionKey) => achieve(ctx.database.db, ctx.clock, setup.partnerId, { partnerUid: 'overlapper', missionKey, completed: true }, handler)),
+    );
+    // Without the per-(user, group) lock each transaction sees only its own record, and nobody pays.
+    expect((await claimsOf(budgetId)).map((c) => c.partnerUid)).toEqual(['overlapper']);
+  });
+
+  it('is paid once per user when 40 users finish both missions at once', async () => {
     const setup = await setupMission(ctx, { missionKey: 'pair-a', recurrence: 'ONE_TIME' });
     const second = await ctx.admin('POST', `/admin/v1/mission-groups/${setup.groupId}/missions`, { missionKey: 'pair-b', title: 'B', recurrence: 'ONE_TIME' });
     expect(second.statusCode).toBe(201);
@@ -51,7 +77,6 @@ describe('a group reward', () => {
     const users = Array.from({ length: 40 }, (_, i) => `pair-${i}`);
     const answers = await Promise.all(users.flatMap((uid) => [complete(setup, uid, 'pair-a'), complete(setup, uid, 'pair-b')]));
     expect(answers.map((a) => a.statusCode)).toEqual(Array(80).fill(200));
-    // Without the per-(user, group) lock, on PostgreSQL some users got no group claim at all.
     const perUser = await ctx.database.db
       .selectFrom('claims')
       .select(['partner_uid', sql<number>`count(*)::int`.as('n')])
