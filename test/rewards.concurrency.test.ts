@@ -69,11 +69,25 @@ describe('budgets under concurrency', () => {
 });
 
 describe.skipIf(process.env.DATABASE_URL === undefined || process.env.DATABASE_URL === '')('payout worker process', () => {
+  // The workers name their connections, so the test can see when one is inside a payout batch.
+  const workerUrl = () => {
+    const url = new URL(ctx.databaseUrl as string);
+    url.searchParams.set('application_name', 'mrs-test-worker');
+    return url.toString();
+  };
   function startWorker(): ChildProcess {
     return spawn(process.execPath, ['--import', 'tsx', 'src/rewards/worker-cli.ts'], {
-      env: { ...process.env, DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'warn', PAYOUT_IDLE_MS: '20' },
+      env: { ...process.env, DATABASE_URL: workerUrl(), LOG_LEVEL: 'warn', PAYOUT_IDLE_MS: '20' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
+  }
+  /** A worker connection is in a transaction whose statements so far are the payout batch's. */
+  async function batchOpen(): Promise<boolean> {
+    const result = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE application_name = 'mrs-test-worker' AND datname = current_database() AND xact_start IS NOT NULL
+        AND query ~* '(ledger_|claim_events|skip locked)'`.execute(ctx.database.db);
+    return (result.rows[0]?.n ?? 0) > 0;
   }
 
   it('killed with SIGKILL mid-batch and restarted, pays every claim exactly once', async () => {
@@ -93,15 +107,25 @@ describe.skipIf(process.env.DATABASE_URL === undefined || process.env.DATABASE_U
     expect(await claimCounts(setup.budgetId)).toEqual({ REQUESTED: users });
 
     const paidCount = async () => (await claimCounts(setup.budgetId)).SUCCEEDED ?? 0;
-    // Kill the first worker as soon as it has paid something, while claims remain.
+    // Kill the first worker once it has paid something and while it is inside a batch.
     const first = startWorker();
     const started = Date.now();
-    while ((await paidCount()) === 0 && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 5));
+    let midBatch = false;
+    while (!midBatch && Date.now() - started < 30_000) {
+      midBatch = (await paidCount()) > 0 && (await batchOpen());
+      if (!midBatch) await new Promise((r) => setTimeout(r, 2));
+    }
     first.kill('SIGKILL');
+    expect(midBatch).toBe(true);
     await new Promise((resolve) => first.once('exit', resolve));
     const afterKill = await paidCount();
     expect(afterKill).toBeGreaterThan(0);
     expect(afterKill).toBeLessThan(users);
+    // Nothing half done: a claim is SUCCEEDED exactly when it has its ledger transfer.
+    const mismatched = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM claims c LEFT JOIN ledger_transfers t ON t.claim_id = c.id
+      WHERE c.budget_id = ${setup.budgetId} AND ((c.status = 'SUCCEEDED') <> (t.id IS NOT NULL))`.execute(ctx.database.db);
+    expect(mismatched.rows[0]?.n).toBe(0);
 
     // Two workers at once finish the rest; SKIP LOCKED keeps them off each other's claims.
     const workers = [startWorker(), startWorker()];

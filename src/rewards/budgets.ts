@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
-import { AmountError, formatAmount, parseAmount } from '../domain/amounts.ts';
+import { AmountError, formatAmount, MAX_BASE_UNITS, parseAmount } from '../domain/amounts.ts';
 import { appError } from '../errors.ts';
 import { newId } from '../domain/ids.ts';
 
@@ -132,6 +132,11 @@ export async function topUpBudget(db: Kysely<DB>, clock: Clock, id: string, amou
   const budget = await findBudget(db, id);
   const amount = amountOf(amountText, await decimalsOf(db, budget.asset_id), 'amount');
   await db.transaction().execute(async (trx) => {
+    // Under the row lock, so concurrent top-ups cannot together pass numeric(78,0) (that would be a 500).
+    const current = await trx.selectFrom('budgets').select(sql<string>`total::text`.as('total')).where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+    if (BigInt(current.total) + amount > MAX_BASE_UNITS) {
+      throw appError('INVALID_AMOUNT', 'amount: the total would exceed the largest amount a budget holds (numeric(78,0))', { field: 'amount' });
+    }
     await trx.updateTable('budgets').set({ total: sql`total + ${amount.toString()}::numeric`, updated_at: clock.now() }).where('id', '=', id).execute();
     const shares = splitOverStripes(amount, budget.stripes);
     for (const [stripe, share] of shares.entries()) {

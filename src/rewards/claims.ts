@@ -204,6 +204,11 @@ async function payRule(trx: Transaction<DB>, rule: RuleRow, event: CompletionEve
   }
 }
 
+/** Holds a transaction-scoped lock per (partner user, mission group) until commit or rollback. */
+export async function lockUserGroup(trx: Transaction<DB>, partnerId: string, partnerUid: string, groupId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`group:${partnerId}:${partnerUid}:${groupId}`}, 0))`.execute(trx);
+}
+
 /**
  * The CompletionHandler of achieve: runs in its transaction, once per newly completed period.
  * Pays the mission's reward, then the group's when this completion finishes the group. A group's
@@ -218,6 +223,10 @@ export function completionHandler(context: (trx: Transaction<DB>, event: Complet
       await recordCheckIn(trx, event);
     }
     if (!groupRule) return;
+    // Two missions of the group completed at once by one user would each miss the other's
+    // uncommitted record and neither would pay the group: serialise them per (user, group). The
+    // count below then reads, in a new snapshot, what the other transaction committed.
+    await lockUserGroup(trx, event.partnerId, event.partnerUid, event.groupId);
     const periods = members.map((m) => ({ id: m.id, recurrence: m.recurrence, period: periodKeyFor(m.recurrence, event.completedAt, timezone) }));
     const done = await trx
       .selectFrom('mission_progress')
@@ -346,6 +355,10 @@ export async function expireReservations(db: Kysely<DB>, clock: Clock, ttlSecond
       .select(['c.id', 'c.amount', 'c.budget_id', 'c.partner_id', 'c.partner_uid', 'b.stripes'])
       .where('c.status', '=', 'RESERVED')
       .where('c.created_at', '<', cutoff)
+      // A user linked meanwhile is not expired: the link sweep requests the claim instead.
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('user_mappings as m').select('m.account_id').whereRef('m.partner_id', '=', 'c.partner_id').whereRef('m.partner_uid', '=', 'c.partner_uid'))),
+      )
       .limit(500)
       .forUpdate('c')
       .skipLocked()

@@ -2,6 +2,7 @@
 // once; the draw runs by operator call or when its time comes (the payout worker looks), picks the
 // winners among RECEIVED tickets of that budget (src/domain/draw.ts), marks every one DRAWN,
 // creates the winners' claims from the budget, and publishes the seed.
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -95,9 +96,13 @@ export async function runDraw(db: Kysely<DB>, clock: Clock, id: string) {
     const winners = new Set(drawWinners(draw.seed, tickets.map((t) => t.id), draw.winners_count));
     const now = clock.now();
     if (tickets.length > 0) {
-      await trx.updateTable('tickets').set({ status: 'DRAWN', draw_id: id, won: false }).where('id', 'in', tickets.map((t) => t.id)).execute();
+      // One array parameter, not one per ticket: a draw may have more entries than a statement has parameters (65535).
+      await trx
+        .updateTable('tickets')
+        .set({ status: 'DRAWN', draw_id: id, won: sql<boolean>`id = ANY(${[...winners]}::text[])` })
+        .where(sql<boolean>`id = ANY(${tickets.map((t) => t.id)}::text[])`)
+        .execute();
     }
-    if (winners.size > 0) await trx.updateTable('tickets').set({ won: true }).where('id', 'in', [...winners]).execute();
     for (const ticket of tickets.filter((t) => winners.has(t.id))) {
       await grantClaim(trx, {
         budget,

@@ -9,6 +9,7 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { MAX_PAYOUT_ATTEMPTS, retryDelayMs } from '../domain/claims.ts';
 import { formatAmount } from '../domain/amounts.ts';
+import { requestClaimsOfLinkedUsers } from './link-sweep.ts';
 import { newId } from '../domain/ids.ts';
 import { runDueDraws } from './draws.ts';
 import { expireReservations } from './claims.ts';
@@ -142,13 +143,20 @@ export function startPayoutWorker(
   const tick = () => {
     running = (async () => {
       let handled = 0;
-      try {
-        await runDueDraws(db, clock);
-        await expireReservations(db, clock, options.reservationTtlSeconds ?? DEFAULT_RESERVATION_TTL_SECONDS);
+      // Each task on its own: a draw or a sweep that keeps failing must not stop the payouts.
+      const task = async (run: () => Promise<unknown>) => {
+        try {
+          await run();
+        } catch (error) {
+          options.log?.(error);
+        }
+      };
+      await task(() => requestClaimsOfLinkedUsers(db, clock));
+      await task(() => runDueDraws(db, clock));
+      await task(() => expireReservations(db, clock, options.reservationTtlSeconds ?? DEFAULT_RESERVATION_TTL_SECONDS));
+      await task(async () => {
         handled = await runPayoutBatch(db, clock, options.provider);
-      } catch (error) {
-        options.log?.(error);
-      }
+      });
       if (!stopped) timer = setTimeout(tick, handled > 0 ? 0 : (options.idleMs ?? 500));
     })();
   };

@@ -111,6 +111,7 @@ export const rewardsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return setRule(db, clock, { missionId: request.params.id }, request.body);
   });
   app.delete('/missions/:id/reward', { schema: { tags, security, summary: "Remove a mission's reward", params: IdParam('Mission id'), response: { 204: Type.Null(), ...errorResponses(401, 403, 404) } } }, async (request, reply) => {
+    await getMission(db, request.params.id);
     await removeRule(db, { missionId: request.params.id });
     return sendEmpty(reply, 204);
   });
@@ -121,6 +122,7 @@ export const rewardsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return setRule(db, clock, { groupId: request.params.id }, request.body);
   });
   app.delete('/mission-groups/:id/reward', { schema: { tags, security, summary: "Remove a group's reward", params: IdParam('Mission group id'), response: { 204: Type.Null(), ...errorResponses(401, 403, 404) } } }, async (request, reply) => {
+    await getMissionGroup(db, request.params.id);
     await removeRule(db, { groupId: request.params.id });
     return sendEmpty(reply, 204);
   });
