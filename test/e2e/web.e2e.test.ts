@@ -256,7 +256,7 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     // Signed in by the login: the missions, nothing done yet.
     await page.locator('[data-mission-key="play-3-games"]').waitFor();
     expect(await gaugeText(page, 'play-3-games')).toBe('0 / 3');
-    expect(await page.getByText('Reward: 12.5 PNT').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Reward: 12.5 PNT').isVisible()).toBe(true);
 
     expect((await partnerApi('POST', '/v1/achieve', { partnerUid: 'player-7', missionKey: 'play-3-games', completed: false, metadata: { target: 3, current: 2 } })).status).toBe(200);
     await page.getByRole('button', { name: 'Refresh' }).click();
@@ -268,7 +268,7 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     expect(await runPayoutBatch(ctx.database.db, ctx.clock)).toBe(1);
     await page.reload();
     await expect.poll(() => gaugeText(page, 'play-3-games')).toBe('3 / 3');
-    expect(await page.locator('[data-mission-key="play-3-games"]').getByText('Completed').isVisible()).toBe(true);
+    await expect.poll(() => page.locator('[data-mission-key="play-3-games"]').getByText('Completed').isVisible()).toBe(true);
     expect(await page.getByTestId('balance-PNT').textContent()).toBe('12.50');
     expect(await page.locator('.claims').textContent()).toContain('12.50 PNT');
     expect(await page.locator('.claims').textContent()).toContain('succeeded');
@@ -296,7 +296,7 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     await page.getByRole('link', { name: 'Launch points' }).click();
     await expect.poll(() => page.getByTestId('budget-paid').textContent()).toBe('12.50 PNT');
     expect(await page.getByTestId('budget-remaining').textContent()).toBe('987.50 PNT');
-    expect(await page.getByRole('img', { name: /Reserved and paid over time/ }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('img', { name: /Reserved and paid over time/ }).isVisible()).toBe(true);
     await shoot(page, 'console-budget');
 
     await nav(page, 'Claims');
