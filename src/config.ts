@@ -44,6 +44,11 @@ export interface Config {
   claimReservationTtlSeconds: number;
   /** Longest life of a hot-path cache entry (partner credentials, mission catalog), in ms. */
   cacheTtlMs: number;
+  /**
+   * Batches of one kind (link checks, progress reports, completions) written at once per process;
+   * requests arriving meanwhile wait and go together in the next batch (docs/performance.md).
+   */
+  batchConcurrency: number;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -228,6 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
     webDistDir: path.resolve(nonEmpty(env, 'WEB_DIST_DIR') ?? fileURLToPath(new URL('../web/dist', import.meta.url))),
     claimReservationTtlSeconds: integer(env, 'CLAIM_RESERVATION_TTL_SECONDS', 30 * 24 * 3600, 60, 3650 * 24 * 3600),
     cacheTtlMs: integer(env, 'CACHE_TTL_MS', 1000, 0, 1000),
+    batchConcurrency: integer(env, 'BATCH_CONCURRENCY', 2, 1, 64),
   };
 }
 

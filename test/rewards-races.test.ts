@@ -55,11 +55,11 @@ describe('a group reward', () => {
     let release: () => void = () => {};
     const bothWritten = new Promise<void>((resolve) => (release = resolve));
     // The handler of each transaction waits until the other has written its progress too.
-    const handler: CompletionHandler = async (trx, event) => {
+    const handler: CompletionHandler = async (trx, events) => {
       arrived += 1;
       if (arrived === 2) release();
       await bothWritten;
-      await onMissionCompleted(trx, event);
+      await onMissionCompleted(trx, events);
     };
     await Promise.all(
       ['overlap-a', 'overlap-b'].map((missionKey) => achieve(ctx.database.db, ctx.clock, setup.partnerId, { partnerUid: 'overlapper', missionKey, completed: true }, handler)),

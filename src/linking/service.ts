@@ -12,6 +12,7 @@ import { canonicalRegion } from '../domain/regions.ts';
 import { matchRedirectUrl, matchReturnPath, withParam } from '../domain/redirect-url.ts';
 import { findPartner } from '../partners/store.ts';
 import type { LoginClient } from './oidc.ts';
+import { Coalescer } from '../db/coalescer.ts';
 import * as store from './store.ts';
 
 export const CALLBACK_PATH = '/v1/mission-users/auth/callback';
@@ -20,6 +21,16 @@ export const LIFF_PATH = '/v1/mission-users/auth/liff';
 export const TOKEN_PARAM = 'token';
 const TOKEN_PREFIX = 'mtk';
 const TOKEN_SHAPE = /^mtk_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The link check for the server: checks that arrive while earlier ones are in flight are answered
+ * together by one statement (the answer is whatever is committed when that statement runs, as for
+ * a check on its own).
+ */
+export function createLinkCheck(db: Kysely<DB>, options: { concurrency?: number } = {}) {
+  const coalescer = new Coalescer<store.PartnerUser, boolean>({ run: (users) => store.linkedAmong(db, users), concurrency: options.concurrency });
+  return (partnerId: string, partnerUid: string): Promise<boolean> => coalescer.submit({ partnerId, partnerUid });
+}
 
 /** Called inside the connect transaction when a partner user is linked (rewards release waiting claims). */
 export type UserLinkedHandler = (

@@ -1,16 +1,24 @@
 // SQL of the login journey: logins in progress, platform accounts, mapping tokens and user
 // mappings (partner user -> platform account).
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { DB, LoginStatesTable, MappingTokensTable } from '../db/schema.ts';
+import { prepared } from '../db/connection.ts';
 
-export async function isLinked(db: Kysely<DB>, partnerId: string, partnerUid: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('user_mappings')
-    .select('account_id')
-    .where('partner_id', '=', partnerId)
-    .where('partner_uid', '=', partnerUid)
-    .executeTakeFirst();
-  return row !== undefined;
+export interface PartnerUser {
+  partnerId: string;
+  partnerUid: string;
+}
+
+/** Which of these partner users are linked: one statement for any number of them. */
+export async function linkedAmong(db: Kysely<DB>, users: readonly PartnerUser[]): Promise<boolean[]> {
+  const query = sql<{ n: number }>`
+    SELECT q.n::int AS n
+    FROM unnest(${users.map((u) => u.partnerId)}::text[], ${users.map((u) => u.partnerUid)}::text[]) WITH ORDINALITY AS q(partner_id, partner_uid, n)
+    WHERE EXISTS (SELECT 1 FROM user_mappings m WHERE m.partner_id = q.partner_id AND m.partner_uid = q.partner_uid)`;
+  const result = await db.executeQuery(prepared('linked_among', query.compile(db)));
+  const linked = new Set(result.rows.map((r) => r.n));
+  return users.map((_, i) => linked.has(i + 1));
 }
 
 export async function findAccountWithMappings(db: Kysely<DB>, accountId: string) {

@@ -1,11 +1,13 @@
 // Achieve: find the mission, check that the report is valid, upsert the progress record and, when
-// this report completes the period, trigger the reward, all in one transaction.
+// this report completes the period, trigger the reward, all in one transaction. Under load the
+// server writes concurrent reports in batches (createAchiever).
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { appError } from '../errors.ts';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { periodKeyFor } from '../domain/periods.ts';
+import { Coalescer } from '../db/coalescer.ts';
 import * as store from './store.ts';
 
 export interface AchieveInput {
@@ -27,25 +29,21 @@ export interface CompletionEvent {
 }
 
 /**
- * Called inside the achieve transaction when a report first completes a period. The rewards
- * capability plugs in here; whatever it writes commits or rolls back with the progress record.
+ * Called inside the achieve transaction with every report of the batch that first completed its
+ * period (in record-key order). The rewards capability plugs in here; whatever it writes commits
+ * or rolls back with the progress records.
  */
-export type CompletionHandler = (trx: Transaction<DB>, event: CompletionEvent) => Promise<void>;
+export type CompletionHandler = (trx: Transaction<DB>, events: CompletionEvent[]) => Promise<void>;
 
 export interface AchieveResult {
   periodKey: string;
   newlyCompleted: boolean;
 }
 
-export async function achieve(
-  db: Kysely<DB>,
-  clock: Clock,
-  partnerId: string,
-  input: AchieveInput,
-  onCompletion?: CompletionHandler,
-  /** Where the mission comes from (the hot-path cache in the server). */
-  findMission: typeof store.findMissionForAchieve = store.findMissionForAchieve,
-): Promise<AchieveResult> {
+type FindMission = typeof store.findMissionForAchieve;
+
+/** Checks a report against its mission and the clock; answers the record to write, or throws. */
+async function checkReport(db: Kysely<DB>, clock: Clock, partnerId: string, input: AchieveInput, findMission: FindMission) {
   const mission = await findMission(db, partnerId, input.missionKey);
   if (!mission) throw appError('NOT_FOUND_MISSION', `no mission '${input.missionKey}' for this partner`);
   if (mission.groupId === null) {
@@ -73,44 +71,107 @@ export async function achieve(
       `mission '${input.missionKey}' needs metadata.current >= ${mission.target} to complete; got ${current ?? 'none'}`,
     );
   }
-
-  const periodKey = periodKeyFor(mission.recurrence, now, mission.timezone);
-  const promotionId = mission.promotionId;
-  const groupId = mission.groupId;
-  const report = {
+  const report: store.ProgressReport & { promotionId: string; groupId: string } = {
     partnerId,
     partnerUid: input.partnerUid,
     missionId: mission.missionId,
-    periodKey,
+    periodKey: periodKeyFor(mission.recurrence, now, mission.timezone),
     completed: input.completed,
     target: input.metadata?.target ?? null,
     defaultTarget: mission.target,
     current,
     now,
+    completionMarker: randomUUID(),
+    promotionId: mission.promotionId,
+    groupId: mission.groupId,
   };
-  if (!input.completed) {
-    // Progress only: nothing can be completed, so the one upsert statement is the whole write
-    // (atomic on its own; one round trip instead of BEGIN, upsert, COMMIT).
-    await store.upsertProgress(db, { ...report, completionMarker: randomUUID() });
-    return { periodKey, newlyCompleted: false };
-  }
-  // One transaction: a 200 means the record (and any reward it triggered) is committed.
-  return db.transaction().execute(async (trx) => {
-    const { newlyCompleted } = await store.upsertProgress(trx, { ...report, completionMarker: randomUUID() });
-    if (newlyCompleted && onCompletion) {
-      // Completion event: the reward for this (user, mission, period) is reserved here, exactly once.
-      await onCompletion(trx, {
-        partnerId,
-        partnerUid: input.partnerUid,
-        missionId: mission.missionId,
-        promotionId,
-        groupId,
-        periodKey,
-        completedAt: now,
-      });
+  return report;
+}
+
+type CheckedReport = Awaited<ReturnType<typeof checkReport>>;
+
+/**
+ * Writes a batch of checked reports. Progress only: the one upsert statement is the whole write
+ * (atomic on its own, no transaction). With completions: one transaction, so that a 200 means the
+ * records and every reward they triggered are committed; the first completion of each
+ * (user, mission, period) is handed to `onCompletion`, exactly once.
+ */
+function writeReports(db: Kysely<DB>, onCompletion: CompletionHandler | undefined) {
+  return async (reports: CheckedReport[]): Promise<AchieveResult[]> => {
+    const answer = (results: Array<{ newlyCompleted: boolean }>) =>
+      reports.map((r, i) => ({ periodKey: r.periodKey, newlyCompleted: results[i]?.newlyCompleted ?? false }));
+    if (!reports.some((r) => r.completed)) return answer(await store.upsertProgressBatch(db, reports));
+    return db.transaction().execute(async (trx) => {
+      const results = await store.upsertProgressBatch(trx, reports);
+      const events: CompletionEvent[] = reports
+        .filter((_, i) => results[i]?.newlyCompleted)
+        .sort((a, b) => (store.progressKey(a) < store.progressKey(b) ? -1 : 1))
+        .map((r) => ({
+          partnerId: r.partnerId,
+          partnerUid: r.partnerUid,
+          missionId: r.missionId,
+          promotionId: r.promotionId,
+          groupId: r.groupId,
+          periodKey: r.periodKey,
+          completedAt: r.now,
+        }));
+      if (events.length > 0 && onCompletion) await onCompletion(trx, events);
+      return answer(results);
+    });
+  };
+}
+
+/** One report, written on its own (no batching). */
+export async function achieve(
+  db: Kysely<DB>,
+  clock: Clock,
+  partnerId: string,
+  input: AchieveInput,
+  onCompletion?: CompletionHandler,
+  /** Where the mission comes from (the hot-path cache in the server). */
+  findMission: FindMission = store.findMissionForAchieve,
+): Promise<AchieveResult> {
+  const report = await checkReport(db, clock, partnerId, input, findMission);
+  const [result] = await writeReports(db, onCompletion)([report]);
+  return result as AchieveResult;
+}
+
+export interface AchieveBatching {
+  /** Batches written at once per kind of report (progress only; with a completion). */
+  concurrency?: number;
+  /** Most reports in one batch. */
+  maxBatch?: number;
+}
+
+/**
+ * Achieve for the server: reports that arrive while earlier writes are in flight are written
+ * together (one upsert statement for a batch of progress reports, one transaction for a batch of
+ * completions), each answered once its batch has committed. Reports of one kind and shape share a
+ * batch (see upsertProgressBatch); two reports of one record never do.
+ */
+export function createAchiever(
+  db: Kysely<DB>,
+  clock: Clock,
+  options: { onCompletion?: CompletionHandler; findMission?: FindMission } & AchieveBatching = {},
+) {
+  const findMission = options.findMission ?? store.findMissionForAchieve;
+  const write = writeReports(db, options.onCompletion);
+  const coalescers = new Map<string, Coalescer<CheckedReport, AchieveResult>>();
+  const coalescerFor = (report: CheckedReport) => {
+    const kind = `${report.completed}:${report.target !== null}`;
+    let coalescer = coalescers.get(kind);
+    if (coalescer === undefined) {
+      coalescer = new Coalescer<CheckedReport, AchieveResult>({ run: write, keyOf: store.progressKey, concurrency: options.concurrency, maxBatch: options.maxBatch });
+      coalescers.set(kind, coalescer);
     }
-    return { periodKey, newlyCompleted };
-  });
+    return coalescer;
+  };
+  return {
+    async achieve(partnerId: string, input: AchieveInput): Promise<AchieveResult> {
+      const report = await checkReport(db, clock, partnerId, input, findMission);
+      return coalescerFor(report).submit(report);
+    },
+  };
 }
 
 export async function userProgress(db: Kysely<DB>, partnerId: string, partnerUid: string) {

@@ -1,7 +1,8 @@
-// SQL of mission progress: the mission lookup for achieve and the sticky upsert.
+// SQL of mission progress: the mission lookup for achieve and the sticky upsert, many reports at once.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DB, PromotionStatus, RecurrenceType } from '../db/schema.ts';
+import { prepared } from '../db/connection.ts';
 
 export interface MissionForAchieve {
   missionId: string;
@@ -57,42 +58,51 @@ export interface ProgressReport {
   completionMarker: string;
 }
 
+/** The key of a progress record: reports with the same key may not share one upsert statement. */
+export function progressKey(report: Pick<ProgressReport, 'partnerId' | 'partnerUid' | 'missionId' | 'periodKey'>): string {
+  return `${report.partnerId}\u0000${report.partnerUid}\u0000${report.missionId}\u0000${report.periodKey}`;
+}
+
 /**
- * Upserts the record of (partner, user, mission, period) in one statement. `completed` is sticky:
- * once true it stays true, and completed_at/completed_by keep the first completing report. Returns
- * whether this very report completed the period (its marker won).
+ * Upserts the records of many reports (distinct keys) in one statement per shape. `completed` is
+ * sticky: once true it stays true, and completed_at/completed_by keep the first completing report.
+ * A reported target replaces the stored one; without one, the mission's target fills new records
+ * only. That choice cannot vary by row inside one ON CONFLICT clause, so reports with and without
+ * a target go in separate statements (the achieve batches are of one shape, so one statement).
+ * Rows are written in key order, so concurrent batches lock records in the same order and cannot
+ * deadlock. Answers, per report and in the order given, whether it completed its period.
  */
-export async function upsertProgress(db: Kysely<DB>, report: ProgressReport): Promise<{ newlyCompleted: boolean }> {
-  const row = await db
-    .insertInto('mission_progress')
-    .values({
-      partner_id: report.partnerId,
-      partner_uid: report.partnerUid,
-      mission_id: report.missionId,
-      period_key: report.periodKey,
-      completed: report.completed,
-      target: report.target ?? report.defaultTarget,
-      current: report.current,
-      completed_at: report.completed ? report.now : null,
-      completed_by: report.completed ? report.completionMarker : null,
-      created_at: report.now,
-      updated_at: report.now,
-    })
-    .onConflict((oc) =>
-      oc.columns(['partner_id', 'partner_uid', 'mission_id', 'period_key']).doUpdateSet({
-        completed: sql<boolean>`mission_progress.completed OR excluded.completed`,
-        completed_at: sql<Date>`coalesce(mission_progress.completed_at, excluded.completed_at)`,
-        completed_by: sql<string>`coalesce(mission_progress.completed_by, excluded.completed_by)`,
-        // Only a reported target replaces the stored one; the mission's default fills new records only.
-        target: sql<number>`coalesce(${report.target}::bigint, mission_progress.target)`,
-        current: sql<number>`coalesce(excluded.current, mission_progress.current)`,
-        report_count: sql<number>`mission_progress.report_count + 1`,
-        updated_at: sql<Date>`excluded.updated_at`,
-      }),
-    )
-    .returning('completed_by')
-    .executeTakeFirstOrThrow();
-  return { newlyCompleted: report.completed && row.completed_by === report.completionMarker };
+export async function upsertProgressBatch(db: Kysely<DB>, reports: readonly ProgressReport[]): Promise<Array<{ newlyCompleted: boolean }>> {
+  const winners = new Set<string>();
+  for (const replaceTarget of [false, true]) {
+    const rows = reports.filter((r) => (r.target !== null) === replaceTarget).sort((a, b) => (progressKey(a) < progressKey(b) ? -1 : 1));
+    if (rows.length === 0) continue;
+    const column = <T>(pick: (r: ProgressReport) => T) => rows.map(pick);
+    const query = sql<{ completed_by: string | null }>`
+      INSERT INTO mission_progress AS p (partner_id, partner_uid, mission_id, period_key, completed, target, current,
+                                         completed_at, completed_by, created_at, updated_at)
+      SELECT partner_id, partner_uid, mission_id, period_key, completed, target, current,
+             CASE WHEN completed THEN at END, CASE WHEN completed THEN marker END, at, at
+      FROM unnest(${column((r) => r.partnerId)}::text[], ${column((r) => r.partnerUid)}::text[],
+                  ${column((r) => r.missionId)}::text[], ${column((r) => r.periodKey)}::text[],
+                  ${column((r) => r.completed)}::boolean[], ${column((r) => r.target ?? r.defaultTarget)}::bigint[],
+                  ${column((r) => r.current)}::bigint[], ${column((r) => r.completionMarker)}::text[],
+                  ${column((r) => r.now.toISOString())}::timestamptz[])
+           AS r(partner_id, partner_uid, mission_id, period_key, completed, target, current, marker, at)
+      ON CONFLICT (partner_id, partner_uid, mission_id, period_key) DO UPDATE SET
+        completed = p.completed OR excluded.completed,
+        completed_at = coalesce(p.completed_at, excluded.completed_at),
+        completed_by = coalesce(p.completed_by, excluded.completed_by),
+        target = CASE WHEN ${replaceTarget}::boolean THEN excluded.target ELSE p.target END,
+        current = coalesce(excluded.current, p.current),
+        report_count = p.report_count + 1,
+        updated_at = excluded.updated_at
+      RETURNING completed_by`;
+    const result = await db.executeQuery(prepared('progress_upsert', query.compile(db)));
+    for (const row of result.rows) if (row.completed_by !== null) winners.add(row.completed_by);
+  }
+  // Markers are unique per report: a report completed its period iff its marker was stored.
+  return reports.map((r) => ({ newlyCompleted: r.completed && winners.has(r.completionMarker) }));
 }
 
 export async function listUserProgress(db: Kysely<DB>, partnerId: string, partnerUid: string) {

@@ -9,6 +9,7 @@ import type { Clock } from '../domain/clock.ts';
 import { AmountError, formatAmount, MAX_BASE_UNITS, parseAmount } from '../domain/amounts.ts';
 import { appError } from '../errors.ts';
 import { newId } from '../domain/ids.ts';
+import { prepared } from '../db/connection.ts';
 
 export type BudgetType = 'FIXED' | 'LUCKY_DRAW';
 export const DEFAULT_STRIPES = 16;
@@ -218,74 +219,107 @@ export function homeStripe(key: string, stripes: number): number {
   return createHash('sha256').update(key).digest().readUInt32BE(0) % stripes;
 }
 
+/** One amount to reserve; `key` (the user) picks the stripe the search starts at. */
+export interface ReservationRequest {
+  amount: bigint;
+  key: string;
+}
+
 /**
- * Takes `amount` from the budget inside the caller's transaction; false when the budget cannot
- * cover it. Every UPDATE keeps `remaining >= amount` as its guard, re-checked under the row lock,
- * so no interleaving overspends. Deadlock-free by construction:
- *  1. a stripe with enough left that nobody holds (SKIP LOCKED), nearest the user's home stripe;
- *  2. else wait for one stripe with enough;
- *     both inside a savepoint: PostgreSQL keeps the lock of a row whose re-check failed, and
- *     rolling back to the savepoint lets it go, so a failed attempt holds nothing;
- *  3. else gather the amount from several stripes, locked in stripe order.
+ * Takes the amounts of many claims from one budget inside the caller's transaction; answers, per
+ * request and in order, whether the budget covered it. No interleaving can overspend: every take
+ * keeps `remaining >= 0` under the row lock (and a CHECK constraint says so too). Deadlock-free by
+ * construction:
+ *  1. for each amount, take as many whole amounts as a free stripe holds, from stripes nobody
+ *     else holds (SKIP LOCKED: never waits), nearest the batch's home stripe, until covered;
+ *  2. if that leaves some uncovered (the free stripes are short: the budget's last crumbs, or an
+ *     amount larger than a stripe), roll back to the savepoint before step 1, which lets go of
+ *     every stripe it took, then lock all the stripes in stripe order (waiting, but in one order
+ *     for everybody, holding no other stripe of this budget) and share out what is left, request
+ *     by request, gathering an amount from several stripes where needed.
+ * A caller reserving from several budgets takes them in budget-id order (grantClaims does).
  */
-export async function reserve(trx: Transaction<DB>, budgetId: string, stripes: number, amount: bigint, key: string): Promise<boolean> {
-  const value = amount.toString();
-  const home = homeStripe(key, stripes);
-  // A row whose re-check failed stays locked (in PostgreSQL, for SELECT FOR UPDATE and UPDATE
-  // alike); inside a savepoint, rolling back lets it go, so a failed attempt holds nothing.
-  const attempt = async (free: boolean): Promise<boolean> => {
-    await sql`savepoint reserve_attempt`.execute(trx);
-    // One statement: pick a stripe with room (one nobody holds, when `free`) and take from it.
-    const taken = await trx
-      .updateTable('budget_stripes')
-      .set({ remaining: sql`remaining - ${value}::numeric` })
-      .where('budget_id', '=', budgetId)
-      .where('stripe', '=', (eb) => {
-        const pick = eb
-          .selectFrom('budget_stripes')
-          .select('stripe')
-          .where('budget_id', '=', budgetId)
-          .where(sql<boolean>`remaining >= ${value}::numeric`)
-          .orderBy(sql`(stripe - ${home} + ${stripes}) % ${stripes}`)
-          .limit(1);
-        return free ? pick.forUpdate().skipLocked() : pick;
-      })
-      .where(sql<boolean>`remaining >= ${value}::numeric`)
-      .returning('stripe')
-      .executeTakeFirst();
-    if (taken) return true;
-    await sql`rollback to savepoint reserve_attempt`.execute(trx);
-    return false;
-  };
-  if (await attempt(true)) return true;
-  if (await attempt(false)) return true;
-  // No single stripe holds it (an amount larger than a stripe's share, or the last crumbs of the
-  // budget): lock every stripe in stripe order (no deadlock between such takers) and gather it.
-  const rows = await trx
-    .selectFrom('budget_stripes')
-    .select(['stripe', 'remaining'])
-    .where('budget_id', '=', budgetId)
-    .orderBy('stripe')
-    .forUpdate()
-    .execute();
-  let missing = amount;
-  const takes: Array<[number, bigint]> = [];
-  for (const row of rows) {
-    if (missing === 0n) break;
-    const part = BigInt(row.remaining) < missing ? BigInt(row.remaining) : missing;
-    if (part > 0n) takes.push([row.stripe, part]);
-    missing -= part;
+export async function reserveMany(trx: Transaction<DB>, budgetId: string, stripes: number, requests: readonly ReservationRequest[]): Promise<boolean[]> {
+  if (requests.length === 0) return [];
+  const covered = requests.map(() => false);
+  const byAmount = new Map<bigint, number[]>();
+  for (const [i, r] of requests.entries()) byAmount.set(r.amount, [...(byAmount.get(r.amount) ?? []), i]);
+  const home = homeStripe(requests[0]?.key ?? '', stripes);
+  await sql`savepoint reserve_many`.execute(trx);
+  let short = false;
+  for (const [amount, indices] of byAmount) {
+    let done = 0;
+    while (done < indices.length) {
+      const units = await takeFromFreeStripe(trx, budgetId, stripes, home, amount, indices.length - done);
+      if (units === 0) break;
+      for (const i of indices.slice(done, done + units)) covered[i] = true;
+      done += units;
+    }
+    if (done < indices.length) {
+      short = true;
+      break;
+    }
   }
-  if (missing > 0n) return false;
-  for (const [stripe, part] of takes) {
-    await trx
-      .updateTable('budget_stripes')
-      .set({ remaining: sql`remaining - ${part.toString()}::numeric` })
-      .where('budget_id', '=', budgetId)
-      .where('stripe', '=', stripe)
-      .execute();
+  if (!short) return covered;
+  await sql`rollback to savepoint reserve_many`.execute(trx);
+  return gatherFromAllStripes(trx, budgetId, requests);
+}
+
+/**
+ * One statement: lock a stripe nobody holds that has room for `amount`, and take up to `wanted`
+ * whole amounts from it. Answers how many it took (0: no free stripe has room). The stripe's
+ * value is read under the lock that the same statement then updates under; the update re-checks
+ * it, so what is answered is exactly what was taken.
+ */
+async function takeFromFreeStripe(trx: Transaction<DB>, budgetId: string, stripes: number, home: number, amount: bigint, wanted: number): Promise<number> {
+  const a = amount.toString();
+  const query = sql<{ units: string }>`
+    WITH pick AS (
+      SELECT stripe, remaining FROM budget_stripes
+      WHERE budget_id = ${budgetId} AND remaining >= ${a}::numeric
+      ORDER BY (stripe - ${home}::int + ${stripes}::int) % ${stripes}::int
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE budget_stripes s
+    SET remaining = s.remaining - least(div(pick.remaining, ${a}::numeric), ${wanted}::numeric) * ${a}::numeric
+    FROM pick
+    WHERE s.budget_id = ${budgetId} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
+    RETURNING least(div(pick.remaining, ${a}::numeric), ${wanted}::numeric)::text AS units`;
+  const result = await trx.executeQuery(prepared('budget_take_free_stripe', query.compile(trx)));
+  return Number(result.rows[0]?.units ?? 0);
+}
+
+/** Step 2 of reserveMany: every stripe locked in stripe order, what is left shared out in order. */
+async function gatherFromAllStripes(trx: Transaction<DB>, budgetId: string, requests: readonly ReservationRequest[]): Promise<boolean[]> {
+  const rows = await trx.selectFrom('budget_stripes').select(['stripe', 'remaining']).where('budget_id', '=', budgetId).orderBy('stripe').forUpdate().execute();
+  const left = rows.map((r) => ({ stripe: r.stripe, remaining: BigInt(r.remaining), changed: false }));
+  let total = left.reduce((sum, s) => sum + s.remaining, 0n);
+  const covered = requests.map((request) => {
+    if (request.amount > total) return false;
+    total -= request.amount;
+    // One stripe with room if there is one (fewer rows to write), else gather from several.
+    const whole = left.find((s) => s.remaining >= request.amount);
+    let missing = request.amount;
+    for (const s of whole ? [whole] : left) {
+      const part = s.remaining < missing ? s.remaining : missing;
+      if (part === 0n) continue;
+      s.remaining -= part;
+      s.changed = true;
+      missing -= part;
+      if (missing === 0n) break;
+    }
+    return true;
+  });
+  const changed = left.filter((s) => s.changed);
+  if (changed.length > 0) {
+    // Absolute values are safe here: every stripe of the budget is locked by this transaction.
+    await sql`
+      UPDATE budget_stripes s SET remaining = v.remaining
+      FROM unnest(${changed.map((c) => c.stripe)}::int[], ${changed.map((c) => c.remaining.toString())}::numeric[]) AS v(stripe, remaining)
+      WHERE s.budget_id = ${budgetId} AND s.stripe = v.stripe`.execute(trx);
   }
-  return true;
+  return covered;
 }
 
 /** Gives a released reservation back to the budget. */

@@ -12,9 +12,10 @@ import type { RecurrenceType as Recurrence } from '../db/schema.ts';
 import { newId } from '../domain/ids.ts';
 import { checkIn } from '../domain/streaks.ts';
 import { appError } from '../errors.ts';
-import type { CompletionEvent } from '../progress/service.ts';
+import type { CompletionEvent, CompletionHandler } from '../progress/service.ts';
 import type { UserLinkedHandler } from '../linking/service.ts';
-import { amountOf, decimalsOf, findBudget, release, reserve } from './budgets.ts';
+import { amountOf, decimalsOf, findBudget, release, reserveMany } from './budgets.ts';
+import { prepared } from '../db/connection.ts';
 import type { BudgetType } from './budgets.ts';
 
 // --- Rules ---
@@ -77,7 +78,7 @@ async function recordEvent(trx: Transaction<DB>, claimIds: string[], from: Claim
   await trx.insertInto('claim_events').values(claimIds.map((claim_id) => ({ claim_id, from_status: from, to_status: to, reason, at }))).execute();
 }
 
-interface Grant {
+export interface Grant {
   budget: { id: string; asset_id: string; stripes: number };
   amount: bigint;
   partnerId: string;
@@ -90,48 +91,76 @@ interface Grant {
 }
 
 /**
- * Creates the claim of one (user, source, period) at most once, and reserves its amount. A linked
- * user's claim is REQUESTED at once; an unlinked user's waits in RESERVED; no budget: REJECTED.
- * After the reservation, one statement writes the claim (looking up the user's mapping) and its
- * history.
+ * Creates the claims of many grants, each (user, source, period) at most once, and reserves their
+ * amounts: budgets in id order (so that concurrent granters never wait on each other in a cycle),
+ * then one statement writes every claim (looking up each user's mapping) and its history. A linked
+ * user's claim is REQUESTED at once; an unlinked user's waits in RESERVED; no budget: REJECTED. A
+ * grant whose claim already exists (or that repeats one earlier in the list) gets undefined, and
+ * its reservation goes back to the budget. Answers per grant, in the order given.
  */
-export async function grantClaim(trx: Transaction<DB>, grant: Grant): Promise<{ id: string; status: ClaimStatus } | undefined> {
-  const key = `${grant.partnerId}:${grant.partnerUid}`;
-  const reserved = await reserve(trx, grant.budget.id, grant.budget.stripes, grant.amount, key);
-  const id = newId('clm');
-  const result = await sql<{ id: string; status: ClaimStatus }>`
-    WITH mapping AS (
-      SELECT account_id FROM user_mappings WHERE partner_id = ${grant.partnerId} AND partner_uid = ${grant.partnerUid}
+export async function grantClaims(trx: Transaction<DB>, grants: readonly Grant[]): Promise<Array<{ id: string; status: ClaimStatus } | undefined>> {
+  if (grants.length === 0) return [];
+  const reserved = grants.map(() => false);
+  const budgets = [...new Set(grants.map((g) => g.budget.id))].sort();
+  for (const budgetId of budgets) {
+    const indices = grants.flatMap((g, i) => (g.budget.id === budgetId ? [i] : []));
+    const stripes = grants[indices[0] as number]?.budget.stripes as number;
+    const covered = await reserveMany(trx, budgetId, stripes, indices.map((i) => ({ amount: (grants[i] as Grant).amount, key: userKey(grants[i] as Grant) })));
+    covered.forEach((ok, j) => (reserved[indices[j] as number] = ok));
+  }
+  const ids = grants.map(() => newId('clm'));
+  const column = <T>(pick: (g: Grant, i: number) => T) => grants.map(pick);
+  const query = sql<{ id: string; status: ClaimStatus }>`
+    WITH input AS (
+      SELECT * FROM unnest(${ids}::text[], ${column((g) => g.budget.id)}::text[], ${column((g) => g.budget.asset_id)}::text[],
+                           ${column((g) => g.partnerId)}::text[], ${column((g) => g.partnerUid)}::text[], ${column((g) => g.promotionId)}::text[],
+                           ${column((g) => g.source)}::text[], ${column((g) => g.sourceId)}::text[], ${column((g) => g.periodKey)}::text[],
+                           ${column((g) => g.amount.toString())}::numeric[], ${column((_, i) => reserved[i])}::boolean[],
+                           ${column((g) => g.now.toISOString())}::timestamptz[])
+             WITH ORDINALITY AS i(id, budget_id, asset_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, reserved, at, n)
     ), claim AS (
       INSERT INTO claims (id, budget_id, asset_id, partner_id, partner_uid, account_id, promotion_id, source, source_id,
                           period_key, amount, status, reason, next_attempt_at, created_at, updated_at)
-      SELECT ${id}, ${grant.budget.id}, ${grant.budget.asset_id}, ${grant.partnerId}, ${grant.partnerUid},
-             (SELECT account_id FROM mapping), ${grant.promotionId}, ${grant.source}, ${grant.sourceId}, ${grant.periodKey},
-             ${grant.amount.toString()}::numeric, s.status,
-             CASE WHEN ${reserved}::boolean THEN NULL ELSE 'BUDGET_EXHAUSTED' END,
-             CASE WHEN s.status = 'REQUESTED' THEN ${grant.now}::timestamptz END, ${grant.now}::timestamptz, ${grant.now}::timestamptz
-      FROM (SELECT CASE WHEN NOT ${reserved}::boolean THEN 'REJECTED'
-                        WHEN EXISTS (SELECT 1 FROM mapping) THEN 'REQUESTED' ELSE 'RESERVED' END AS status) s
+      SELECT i.id, i.budget_id, i.asset_id, i.partner_id, i.partner_uid, m.account_id, i.promotion_id, i.source, i.source_id,
+             i.period_key, i.amount, s.status, CASE WHEN i.reserved THEN NULL ELSE 'BUDGET_EXHAUSTED' END,
+             CASE WHEN s.status = 'REQUESTED' THEN i.at END, i.at, i.at
+      FROM input i
+      LEFT JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
+      CROSS JOIN LATERAL (SELECT CASE WHEN NOT i.reserved THEN 'REJECTED'
+                                      WHEN m.account_id IS NOT NULL THEN 'REQUESTED' ELSE 'RESERVED' END AS status) s
+      ORDER BY i.n
       ON CONFLICT (partner_id, partner_uid, source, source_id, period_key) DO NOTHING
-      RETURNING id, status
+      RETURNING id, status, created_at
     ), history AS (
       INSERT INTO claim_events (claim_id, from_status, to_status, reason, at)
-      SELECT claim.id, e.from_status, e.to_status, e.reason, ${grant.now}::timestamptz
+      SELECT claim.id, e.from_status, e.to_status, e.reason, claim.created_at
       FROM claim CROSS JOIN LATERAL (VALUES
         (1, NULL::text, CASE WHEN claim.status = 'REQUESTED' THEN 'RESERVED' ELSE claim.status END,
             CASE WHEN claim.status = 'REJECTED' THEN 'BUDGET_EXHAUSTED' END),
         (2, 'RESERVED', 'REQUESTED', 'user is linked')
       ) AS e(n, from_status, to_status, reason)
       WHERE e.n = 1 OR claim.status = 'REQUESTED'
+      ORDER BY claim.id, e.n
     )
-    SELECT id, status FROM claim`.execute(trx);
-  const inserted = result.rows[0];
-  if (!inserted) {
+    SELECT id, status FROM claim`;
+  const result = await trx.executeQuery(prepared('claims_grant', query.compile(trx)));
+  const inserted = new Map(result.rows.map((r) => [r.id, r]));
+  const answers = grants.map((_, i) => inserted.get(ids[i] as string));
+  for (const [i, grant] of grants.entries()) {
     // Already granted for this period: give the reservation back.
-    if (reserved) await release(trx, grant.budget.id, grant.amount, key, grant.budget.stripes);
-    return undefined;
+    if (answers[i] === undefined && reserved[i]) await release(trx, grant.budget.id, grant.amount, userKey(grant), grant.budget.stripes);
   }
-  return inserted;
+  return answers;
+}
+
+function userKey(grant: Pick<Grant, 'partnerId' | 'partnerUid'>): string {
+  return `${grant.partnerId}:${grant.partnerUid}`;
+}
+
+/** One grant on its own (a draw's prize, say). */
+export async function grantClaim(trx: Transaction<DB>, grant: Grant): Promise<{ id: string; status: ClaimStatus } | undefined> {
+  const [answer] = await grantClaims(trx, [grant]);
+  return answer;
 }
 
 const RECURRENCE_SPAN: Record<Recurrence, number> = { DAILY: 1, WEEKLY: 2, MONTHLY: 3, ONE_TIME: 4 };
@@ -172,11 +201,14 @@ export async function loadCompletionContext(db: Kysely<DB>, event: Pick<Completi
   };
 }
 
-async function payRule(trx: Transaction<DB>, rule: RuleRow, event: CompletionEvent, source: 'MISSION' | 'GROUP', sourceId: string, periodKey: string) {
-  const budget = { id: rule.budget_id, asset_id: rule.asset_id, stripes: rule.stripes };
+/**
+ * What a rule pays for one completion: a FIXED rule a grant (returned, to be reserved with the
+ * rest of the batch); a LUCKY_DRAW rule on a mission a ticket (written at once, no budget).
+ */
+async function applyRule(trx: Transaction<DB>, rule: RuleRow, event: CompletionEvent, source: 'MISSION' | 'GROUP', sourceId: string, periodKey: string): Promise<Grant | undefined> {
   if (rule.type === 'FIXED' && rule.amount !== null) {
-    await grantClaim(trx, {
-      budget,
+    return {
+      budget: { id: rule.budget_id, asset_id: rule.asset_id, stripes: rule.stripes },
       amount: BigInt(rule.amount),
       partnerId: event.partnerId,
       partnerUid: event.partnerUid,
@@ -185,8 +217,9 @@ async function payRule(trx: Transaction<DB>, rule: RuleRow, event: CompletionEve
       sourceId,
       periodKey,
       now: event.completedAt,
-    });
-  } else if (rule.type === 'LUCKY_DRAW' && source === 'MISSION') {
+    };
+  }
+  if (rule.type === 'LUCKY_DRAW' && source === 'MISSION') {
     await trx
       .insertInto('tickets')
       .values({
@@ -202,6 +235,7 @@ async function payRule(trx: Transaction<DB>, rule: RuleRow, event: CompletionEve
       .onConflict((oc) => oc.columns(['partner_id', 'partner_uid', 'mission_id', 'period_key']).doNothing())
       .execute();
   }
+  return undefined;
 }
 
 /** Holds a transaction-scoped lock per (partner user, mission group) until commit or rollback. */
@@ -210,43 +244,71 @@ export async function lockUserGroup(trx: Transaction<DB>, partnerId: string, par
 }
 
 /**
- * The CompletionHandler of achieve: runs in its transaction, once per newly completed period.
- * Pays the mission's reward, then the group's when this completion finishes the group. A group's
- * period is that of its member with the longest recurrence (a group with a ONE_TIME mission pays
- * once; an all-DAILY group pays daily). `context` gives the catalog facts (cached by the server).
+ * The CompletionHandler of achieve: runs in its transaction with the batch's newly completed
+ * periods and pays, for each, the mission's reward, a DAILY_CHECK check-in, and the group's reward
+ * when this completion finishes the group; then every FIXED reward of the batch is reserved and
+ * claimed at once (grantClaims). A group's period is that of its member with the longest
+ * recurrence (a group with a ONE_TIME mission pays once; an all-DAILY group pays daily).
+ * `context` gives the catalog facts (cached by the server).
+ *
+ * Locks are taken in one order by every transaction, whatever its batch holds: the progress
+ * records (key order, by the upsert), then the streaks (key order), then the user-group locks (key
+ * order), then the budget stripes (budget order); so two batches never wait on each other in a cycle.
  */
-export function completionHandler(context: (trx: Transaction<DB>, event: CompletionEvent) => Promise<CompletionContext>) {
-  return async (trx: Transaction<DB>, event: CompletionEvent): Promise<void> => {
-    const { promotionType, timezone, members, missionRule, groupRule } = await context(trx, event);
-    if (missionRule) await payRule(trx, missionRule, event, 'MISSION', event.missionId, event.periodKey);
-    if (promotionType === 'DAILY_CHECK' && members.find((m) => m.id === event.missionId)?.recurrence === 'DAILY') {
-      await recordCheckIn(trx, event);
+export function completionHandler(context: (trx: Transaction<DB>, event: CompletionEvent) => Promise<CompletionContext>): CompletionHandler {
+  return async (trx, events) => {
+    const grants: Grant[] = [];
+    const add = (grant: Grant | undefined) => {
+      if (grant) grants.push(grant);
+    };
+    const facts: Array<{ event: CompletionEvent; context: CompletionContext }> = [];
+    for (const event of events) facts.push({ event, context: await context(trx, event) });
+
+    for (const { event, context: c } of facts) {
+      if (c.missionRule) add(await applyRule(trx, c.missionRule, event, 'MISSION', event.missionId, event.periodKey));
     }
-    if (!groupRule) return;
-    // Two missions of the group completed at once by one user would each miss the other's
-    // uncommitted record and neither would pay the group: serialise them per (user, group). The
-    // count below then reads, in a new snapshot, what the other transaction committed.
-    await lockUserGroup(trx, event.partnerId, event.partnerUid, event.groupId);
-    const periods = members.map((m) => ({ id: m.id, recurrence: m.recurrence, period: periodKeyFor(m.recurrence, event.completedAt, timezone) }));
-    const done = await trx
-      .selectFrom('mission_progress')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('partner_id', '=', event.partnerId)
-      .where('partner_uid', '=', event.partnerUid)
-      .where('completed', '=', true)
-      .where((eb) => eb.or(periods.map((p) => eb.and([eb('mission_id', '=', p.id), eb('period_key', '=', p.period)]))))
-      .executeTakeFirstOrThrow();
-    if (done.n < members.length) return;
-    const longest = periods.reduce((a, b) => (RECURRENCE_SPAN[b.recurrence] > RECURRENCE_SPAN[a.recurrence] ? b : a));
-    await payRule(trx, groupRule, event, 'GROUP', event.groupId, longest.period);
+    const checkIns = facts.filter(({ event, context: c }) => c.promotionType === 'DAILY_CHECK' && c.members.find((m) => m.id === event.missionId)?.recurrence === 'DAILY');
+    for (const { event } of sortedBy(checkIns, ({ event: e }) => `${e.partnerId}\u0000${e.partnerUid}\u0000${e.promotionId}`)) {
+      add(await recordCheckIn(trx, event));
+    }
+    // Two missions of a group completed at once by one user in two transactions would each miss
+    // the other's uncommitted record and neither would pay the group: serialise them per (user,
+    // group). The count below then reads, in a new snapshot, what the other committed.
+    const grouped = facts.filter(({ context: c }) => c.groupRule !== undefined);
+    const groupKey = (e: CompletionEvent) => `${e.partnerId}\u0000${e.partnerUid}\u0000${e.groupId}`;
+    const locked = new Set<string>();
+    for (const { event } of sortedBy(grouped, ({ event: e }) => groupKey(e))) {
+      if (locked.has(groupKey(event))) continue;
+      locked.add(groupKey(event));
+      await lockUserGroup(trx, event.partnerId, event.partnerUid, event.groupId);
+    }
+    for (const { event, context: c } of grouped) {
+      const periods = c.members.map((m) => ({ id: m.id, recurrence: m.recurrence, period: periodKeyFor(m.recurrence, event.completedAt, c.timezone) }));
+      const done = await trx
+        .selectFrom('mission_progress')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('partner_id', '=', event.partnerId)
+        .where('partner_uid', '=', event.partnerUid)
+        .where('completed', '=', true)
+        .where((eb) => eb.or(periods.map((p) => eb.and([eb('mission_id', '=', p.id), eb('period_key', '=', p.period)]))))
+        .executeTakeFirstOrThrow();
+      if (done.n < c.members.length) continue;
+      const longest = periods.reduce((a, b) => (RECURRENCE_SPAN[b.recurrence] > RECURRENCE_SPAN[a.recurrence] ? b : a));
+      add(await applyRule(trx, c.groupRule as RuleRow, event, 'GROUP', event.groupId, longest.period));
+    }
+    await grantClaims(trx, grants);
   };
+}
+
+function sortedBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  return [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 /** The handler without a cache: every completion reads the catalog facts in its transaction. */
 export const onMissionCompleted = completionHandler((trx, event) => loadCompletionContext(trx, event));
 
-/** A DAILY_CHECK check-in: extend the user's streak; a streak length with a reward pays it. */
-async function recordCheckIn(trx: Transaction<DB>, event: CompletionEvent): Promise<void> {
+/** A DAILY_CHECK check-in: extend the user's streak; answers the grant when that streak length has a reward. */
+async function recordCheckIn(trx: Transaction<DB>, event: CompletionEvent): Promise<Grant | undefined> {
   const key = { partner_id: event.partnerId, partner_uid: event.partnerUid, promotion_id: event.promotionId };
   const existing = await trx
     .selectFrom('user_streaks')
@@ -258,7 +320,7 @@ async function recordCheckIn(trx: Transaction<DB>, event: CompletionEvent): Prom
     .executeTakeFirst();
   const before = existing ? { current: existing.current, best: existing.best, lastDate: existing.last_date } : undefined;
   const after = checkIn(before, event.periodKey);
-  if (after === before) return;
+  if (after === before) return undefined;
   await trx
     .insertInto('user_streaks')
     .values({ ...key, current: after.current, best: after.best, last_date: after.lastDate })
@@ -271,8 +333,8 @@ async function recordCheckIn(trx: Transaction<DB>, event: CompletionEvent): Prom
     .where('r.promotion_id', '=', event.promotionId)
     .where('r.days', '=', after.current)
     .executeTakeFirst();
-  if (!reward) return;
-  await grantClaim(trx, {
+  if (!reward) return undefined;
+  return {
     budget: { id: reward.id, asset_id: reward.asset_id, stripes: reward.stripes },
     amount: BigInt(reward.amount),
     partnerId: event.partnerId,
@@ -282,7 +344,7 @@ async function recordCheckIn(trx: Transaction<DB>, event: CompletionEvent): Prom
     sourceId: `${event.promotionId}:${after.current}`,
     periodKey: after.lastDate,
     now: event.completedAt,
-  });
+  };
 }
 
 /** Replaces a DAILY_CHECK promotion's streak rewards. */

@@ -2,10 +2,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, PartnerUid } from '../../http/schemas.ts';
-import { isLinked } from '../store.ts';
+import { createLinkCheck } from '../service.ts';
 
 export const checkLinkRoute: FastifyPluginAsyncTypebox = async (app) => {
-  const { database } = app.deps;
+  const { database, config } = app.deps;
+  const isLinked = createLinkCheck(database.db, { concurrency: config.batchConcurrency });
   app.get(
     '/mission-users',
     {
@@ -20,6 +21,6 @@ export const checkLinkRoute: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) => ({ result: await isLinked(database.db, request.partner.id, request.query.partnerUid) }),
+    async (request) => ({ result: await isLinked(request.partner.id, request.query.partnerUid) }),
   );
 };

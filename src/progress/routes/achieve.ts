@@ -3,7 +3,7 @@ import { completionHandler, loadCompletionContext } from '../../rewards/claims.t
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, sendEmpty, MissionKey, PartnerUid, ProgressValue } from '../../http/schemas.ts';
-import { achieve } from '../service.ts';
+import { createAchiever } from '../service.ts';
 import { findMissionForAchieve } from '../store.ts';
 
 const AchieveBody = Type.Object(
@@ -28,6 +28,12 @@ export const achieveRoute: FastifyPluginAsyncTypebox = async (app) => {
   const { database, clock, caches } = app.deps;
   // Catalog facts come from the cache; on a miss they are read inside the achieve transaction.
   const onCompletion = completionHandler((trx, event) => caches.completions.get(event.missionId, () => loadCompletionContext(trx, event)));
+  // Concurrent reports are written in batches (one statement or transaction per batch).
+  const achiever = createAchiever(database.db, clock, {
+    onCompletion,
+    findMission: (db, partnerId, missionKey) => caches.missions.get(`${partnerId}\u0000${missionKey}`, () => findMissionForAchieve(db, partnerId, missionKey)),
+    concurrency: app.deps.config.batchConcurrency,
+  });
   app.post(
     '/achieve',
     {
@@ -43,9 +49,7 @@ export const achieveRoute: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await achieve(database.db, clock, request.partner.id, request.body, onCompletion, (db, partnerId, missionKey) =>
-        caches.missions.get(`${partnerId}\u0000${missionKey}`, () => findMissionForAchieve(db, partnerId, missionKey)),
-      );
+      await achiever.achieve(request.partner.id, request.body);
       return sendEmpty(reply, 200);
     },
   );
