@@ -13,6 +13,7 @@ import { requestClaimsOfLinkedUsers } from './link-sweep.ts';
 import { newId } from '../domain/ids.ts';
 import { runDueDraws } from './draws.ts';
 import { expireReservations } from './claims.ts';
+import { prepared } from '../db/connection.ts';
 
 /** How long a claim waits in RESERVED for its user to link before it expires (30 days). */
 export const DEFAULT_RESERVATION_TTL_SECONDS = 30 * 24 * 3600;
@@ -35,27 +36,26 @@ export interface PayoutProvider {
 
 async function ledgerPay(trx: Transaction<DB>, claims: PayableClaim[], now: Date): Promise<void> {
   if (claims.length === 0) return;
-  // Idempotent by claim id: a claim that already has its transfer is skipped.
-  const transfers = await trx
-    .insertInto('ledger_transfers')
-    .values(claims.map((c) => ({ id: newId('trf'), claim_id: c.id, asset_id: c.assetId, amount: c.amount, created_at: now })))
-    .onConflict((oc) => oc.column('claim_id').doNothing())
-    .returning(['id', 'claim_id'])
-    .execute();
-  if (transfers.length === 0) return;
-  const byClaim = new Map(claims.map((c) => [c.id, c]));
-  await trx
-    .insertInto('ledger_entries')
-    .values(
-      transfers.flatMap((t) => {
-        const c = byClaim.get(t.claim_id) as PayableClaim;
-        return [
-          { transfer_id: t.id, account: `budget:${c.budgetId}`, asset_id: c.assetId, amount: sql<string>`-${c.amount}::numeric` },
-          { transfer_id: t.id, account: `user:${c.accountId}`, asset_id: c.assetId, amount: c.amount },
-        ];
-      }),
+  // One statement for the whole batch: the transfers (idempotent by claim id: a claim that already
+  // has its transfer is skipped) and, for each new transfer, its two entries summing to zero.
+  const column = <T>(pick: (c: PayableClaim) => T) => claims.map(pick);
+  const query = sql`
+    WITH input AS (
+      SELECT * FROM unnest(${column(() => newId('trf'))}::text[], ${column((c) => c.id)}::text[], ${column((c) => c.assetId)}::text[],
+                           ${column((c) => c.amount)}::numeric[], ${column((c) => `budget:${c.budgetId}`)}::text[],
+                           ${column((c) => `user:${c.accountId}`)}::text[])
+             AS i(transfer_id, claim_id, asset_id, amount, budget_account, user_account)
+    ), transfer AS (
+      INSERT INTO ledger_transfers (id, claim_id, asset_id, amount, created_at)
+      SELECT transfer_id, claim_id, asset_id, amount, ${now}::timestamptz FROM input
+      ON CONFLICT (claim_id) DO NOTHING
+      RETURNING id
     )
-    .execute();
+    INSERT INTO ledger_entries (transfer_id, account, asset_id, amount)
+    SELECT i.transfer_id, e.account, i.asset_id, e.amount
+    FROM input i JOIN transfer t ON t.id = i.transfer_id
+    CROSS JOIN LATERAL (VALUES (i.budget_account, -i.amount), (i.user_account, i.amount)) AS e(account, amount)`;
+  await trx.executeQuery(prepared('ledger_pay', query.compile(trx)));
 }
 
 export const ledgerProvider: PayoutProvider = {
@@ -79,8 +79,11 @@ async function requeueFailed(db: Kysely<DB>, now: Date): Promise<void> {
   }
 }
 
+/** Claims paid in one transaction by default: large batches amortise the round trips and the commit. */
+export const PAYOUT_BATCH_SIZE = 1000;
+
 /** Pays up to `limit` due REQUESTED claims in one transaction; answers how many it handled. */
-export async function runPayoutBatch(db: Kysely<DB>, clock: Clock, provider: PayoutProvider = ledgerProvider, limit = 200): Promise<number> {
+export async function runPayoutBatch(db: Kysely<DB>, clock: Clock, provider: PayoutProvider = ledgerProvider, limit = PAYOUT_BATCH_SIZE): Promise<number> {
   const now = clock.now();
   await requeueFailed(db, now);
   return db.transaction().execute(async (trx) => {
@@ -124,22 +127,35 @@ export async function runPayoutBatch(db: Kysely<DB>, clock: Clock, provider: Pay
       }
     }
     if (succeeded.length > 0) {
-      await trx.updateTable('claims').set({ status: 'SUCCEEDED', reason: null, updated_at: now }).where('id', 'in', succeeded).execute();
-      await trx.insertInto('claim_events').values(succeeded.map((id) => ({ claim_id: id, from_status: 'REQUESTED', to_status: 'SUCCEEDED', reason: provider.name, at: now }))).execute();
+      const query = sql`
+        WITH done AS (
+          UPDATE claims SET status = 'SUCCEEDED', reason = NULL, updated_at = ${now}::timestamptz
+          WHERE id = ANY(${succeeded}::text[])
+          RETURNING id
+        )
+        INSERT INTO claim_events (claim_id, from_status, to_status, reason, at)
+        SELECT id, 'REQUESTED', 'SUCCEEDED', ${provider.name}, ${now}::timestamptz FROM done`;
+      await trx.executeQuery(prepared('claims_succeeded', query.compile(trx)));
     }
     return claims.length;
   });
 }
 
-/** Runs due draws and payout batches until stopped: at once while there is work, else every `idleMs`. */
+/**
+ * Runs payout batches until stopped: back to back while there is work, else every `idleMs`. The
+ * upkeep (link sweep, due draws, reservation expiry) runs before a batch at most once per `idleMs`,
+ * so a backlog of payouts is not slowed by it, and an idle worker still does it every `idleMs`.
+ */
 export function startPayoutWorker(
   db: Kysely<DB>,
   clock: Clock,
-  options: { idleMs?: number; log?: (err: unknown) => void; provider?: PayoutProvider; reservationTtlSeconds?: number } = {},
+  options: { idleMs?: number; log?: (err: unknown) => void; provider?: PayoutProvider; reservationTtlSeconds?: number; batchSize?: number } = {},
 ) {
+  const idleMs = options.idleMs ?? 500;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  let upkeepAt = -Infinity;
   const tick = () => {
     running = (async () => {
       let handled = 0;
@@ -151,13 +167,16 @@ export function startPayoutWorker(
           options.log?.(error);
         }
       };
-      await task(() => requestClaimsOfLinkedUsers(db, clock));
-      await task(() => runDueDraws(db, clock));
-      await task(() => expireReservations(db, clock, options.reservationTtlSeconds ?? DEFAULT_RESERVATION_TTL_SECONDS));
+      if (performance.now() - upkeepAt >= idleMs) {
+        upkeepAt = performance.now();
+        await task(() => requestClaimsOfLinkedUsers(db, clock));
+        await task(() => runDueDraws(db, clock));
+        await task(() => expireReservations(db, clock, options.reservationTtlSeconds ?? DEFAULT_RESERVATION_TTL_SECONDS));
+      }
       await task(async () => {
-        handled = await runPayoutBatch(db, clock, options.provider);
+        handled = await runPayoutBatch(db, clock, options.provider, options.batchSize);
       });
-      if (!stopped) timer = setTimeout(tick, handled > 0 ? 0 : (options.idleMs ?? 500));
+      if (!stopped) timer = setTimeout(tick, handled > 0 ? 0 : idleMs);
     })();
   };
   tick();
