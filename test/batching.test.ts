@@ -10,6 +10,8 @@ import { createAchiever } from '../src/progress/service.ts';
 import { findMissionForAchieve } from '../src/progress/store.ts';
 import { linkedAmong } from '../src/linking/store.ts';
 import { createBudget, reserveMany } from '../src/rewards/budgets.ts';
+import { grantClaims } from '../src/rewards/claims.ts';
+import type { Grant } from '../src/rewards/claims.ts';
 
 let ctx: TestContext;
 let setup: MissionSetup;
@@ -150,6 +152,46 @@ describe('batched reservation', () => {
     const refused = results.flatMap((covered, batch) => covered.flatMap((ok, i) => (ok ? [] : [batches[batch]?.[i]?.amount as bigint])));
     expect(refused.length).toBeGreaterThan(0);
     expect(left.reduce((a, s) => a + s, 0n)).toBeLessThan(refused.reduce((a, x) => (x < a ? x : a)));
+  });
+});
+
+describe('claims granted in a batch', () => {
+  async function budgetOf(total: string, stripes: number) {
+    const asset = await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'GRT', name: 'Grant', decimals: 0 });
+    return createBudget(ctx.database.db, ctx.clock, { type: 'FIXED', assetId: asset.json<{ id: string }>().id, name: 'grants', total, stripes });
+  }
+  const grant = (b: { id: string; assetId: string }, partnerUid: string, amount: bigint, stripes: number): Grant => ({
+    budget: { id: b.id, asset_id: b.assetId, stripes },
+    amount,
+    partnerId: setup.partnerId,
+    partnerUid,
+    promotionId: setup.promotionId,
+    source: 'MISSION',
+    sourceId: setup.missionId,
+    periodKey: 'p1',
+    now: ctx.clock.now(),
+  });
+  const left = async (budgetId: string) =>
+    (await ctx.database.db.selectFrom('budget_stripes').select('remaining').where('budget_id', '=', budgetId).orderBy('stripe').execute()).map((r) => BigInt(r.remaining));
+
+  it('take all from one free stripe with room and write every claim in one go; a repeat gets nothing and costs nothing', async () => {
+    const b = await budgetOf('400', 4); // 100 a stripe
+    const grants = ['g-1', 'g-2', 'g-3', 'g-1'].map((uid) => grant(b, uid, 7n, 4));
+    const answers = await ctx.database.db.transaction().execute((trx) => grantClaims(trx, grants));
+    expect(answers.map((a) => a?.status)).toEqual(['RESERVED', 'RESERVED', 'RESERVED', undefined]);
+    const stripes = await left(b.id);
+    expect(stripes.reduce((a, x) => a + x, 0n)).toBe(400n - 21n);
+    // All three came from one stripe; the repeat's 7 went back (to its user's home stripe).
+    expect(stripes.filter((x) => x !== 100n).length).toBeLessThanOrEqual(2);
+  });
+
+  it('fall back to sharing out the budget when no single stripe has room, rejecting only what is not there', async () => {
+    // 5 a stripe: no stripe holds 7 x 4. Four amounts of 4 come from four stripes, a fifth is
+    // gathered from the four crumbs of 1, the last two are not there.
+    const b = await budgetOf('20', 4);
+    const answers = await ctx.database.db.transaction().execute((trx) => grantClaims(trx, ['h-1', 'h-2', 'h-3', 'h-4', 'h-5', 'h-6', 'h-7'].map((uid) => grant(b, uid, 4n, 4))));
+    expect(answers.map((a) => a?.status)).toEqual(['RESERVED', 'RESERVED', 'RESERVED', 'RESERVED', 'RESERVED', 'REJECTED', 'REJECTED']);
+    expect(await left(b.id)).toEqual([0n, 0n, 0n, 0n]);
   });
 });
 

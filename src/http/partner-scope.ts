@@ -1,5 +1,6 @@
 // The partner scope (/v1): every route here needs X-Partner-Id and X-Api-Key; achieve also needs
 // a source address in the partner's allow-list. The browser login routes are not in this scope.
+import type { BlockList } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { appError } from '../errors.ts';
 import type { PartnerRow } from '../partners/store.ts';
@@ -38,9 +39,21 @@ async function requirePartner(request: FastifyRequest): Promise<void> {
   request.partner = result.partner;
 }
 
+// Built once per partner row: the row is cached (src/cache/), so its list is too, and a changed
+// allow-list comes with a new row.
+const allowLists = new WeakMap<readonly string[], BlockList>();
+function allowListOf(partner: PartnerRow): BlockList {
+  let list = allowLists.get(partner.allowed_ips);
+  if (list === undefined) {
+    list = buildAllowList(partner.allowed_ips);
+    allowLists.set(partner.allowed_ips, list);
+  }
+  return list;
+}
+
 /** The client address comes from request.ip, which honours TRUST_PROXY and nothing else. */
 async function requireAllowedIp(request: FastifyRequest): Promise<void> {
-  const allowed = isAddressAllowed(buildAllowList(request.partner.allowed_ips), request.ip);
+  const allowed = isAddressAllowed(allowListOf(request.partner), request.ip);
   if (!allowed) {
     throw appError('IP_NOT_ALLOWED', `address ${request.ip} is not in this partner's allow-list for achieve`);
   }

@@ -3,7 +3,7 @@
 // stripe with `remaining >= amount` as its guard, so no interleaving can overspend.
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { AmountError, formatAmount, MAX_BASE_UNITS, parseAmount } from '../domain/amounts.ts';
@@ -288,6 +288,29 @@ async function takeFromFreeStripe(trx: Transaction<DB>, budgetId: string, stripe
     RETURNING least(div(pick.remaining, ${a}::numeric), ${wanted}::numeric)::text AS units`;
   const result = await trx.executeQuery(prepared('budget_take_free_stripe', query.compile(trx)));
   return Number(result.rows[0]?.units ?? 0);
+}
+
+/**
+ * The CTEs `pick` and `take`: lock a stripe nobody holds that has room for `total`, nearest the
+ * home stripe, and take `total` from it. `take` has one row (the stripe) or none (no free stripe
+ * had room: nothing taken, nothing locked). For a caller that writes what it took in the same
+ * statement (grantClaims).
+ */
+export function takeFromOneFreeStripe(budgetId: string, stripes: number, home: number, total: bigint): RawBuilder<unknown> {
+  const t = total.toString();
+  return sql`
+    pick AS (
+      SELECT stripe, remaining FROM budget_stripes
+      WHERE budget_id = ${budgetId} AND remaining >= ${t}::numeric
+      ORDER BY (stripe - ${home}::int + ${stripes}::int) % ${stripes}::int
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    ), take AS (
+      UPDATE budget_stripes s SET remaining = s.remaining - ${t}::numeric
+      FROM pick
+      WHERE s.budget_id = ${budgetId} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
+      RETURNING s.stripe
+    )`;
 }
 
 /** Step 2 of reserveMany: every stripe locked in stripe order, what is left shared out in order. */

@@ -1,7 +1,7 @@
 // Reward rules, the completion handler (reserve and claim inside the achieve transaction), claim
 // transitions with their history, and release of waiting claims when a user links.
 import { sql } from 'kysely';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { canMove } from '../domain/claims.ts';
@@ -14,7 +14,7 @@ import { checkIn } from '../domain/streaks.ts';
 import { appError } from '../errors.ts';
 import type { CompletionEvent, CompletionHandler } from '../progress/service.ts';
 import type { UserLinkedHandler } from '../linking/service.ts';
-import { amountOf, decimalsOf, findBudget, release, reserveMany } from './budgets.ts';
+import { amountOf, decimalsOf, findBudget, homeStripe, release, reserveMany, takeFromOneFreeStripe } from './budgets.ts';
 import { prepared } from '../db/connection.ts';
 import type { BudgetType } from './budgets.ts';
 
@@ -92,30 +92,84 @@ export interface Grant {
 
 /**
  * Creates the claims of many grants, each (user, source, period) at most once, and reserves their
- * amounts: budgets in id order (so that concurrent granters never wait on each other in a cycle),
- * then one statement writes every claim (looking up each user's mapping) and its history. A linked
- * user's claim is REQUESTED at once; an unlinked user's waits in RESERVED; no budget: REJECTED. A
- * grant whose claim already exists (or that repeats one earlier in the list) gets undefined, and
- * its reservation goes back to the budget. Answers per grant, in the order given.
+ * amounts, budget by budget in id order (so that concurrent granters never wait on each other in
+ * a cycle). A linked user's claim is REQUESTED at once; an unlinked user's waits in RESERVED; no
+ * budget: REJECTED. A grant whose claim already exists (or that repeats one earlier in the list)
+ * gets undefined, and its reservation goes back to the budget. Answers per grant, in the order given.
+ *
+ * The usual case (a crowd completing one mission) takes one statement per budget: when all of a
+ * budget's grants are of one amount and a stripe nobody holds has room for all of them, the take
+ * and the claims are written together. Otherwise reserveMany shares out the budget (stripes,
+ * savepoint, ordered gather) and one statement at the end writes the claims of those grants.
  */
 export async function grantClaims(trx: Transaction<DB>, grants: readonly Grant[]): Promise<Array<{ id: string; status: ClaimStatus } | undefined>> {
-  if (grants.length === 0) return [];
-  const reserved = grants.map(() => false);
-  const budgets = [...new Set(grants.map((g) => g.budget.id))].sort();
-  for (const budgetId of budgets) {
-    const indices = grants.flatMap((g, i) => (g.budget.id === budgetId ? [i] : []));
-    const stripes = grants[indices[0] as number]?.budget.stripes as number;
-    const covered = await reserveMany(trx, budgetId, stripes, indices.map((i) => ({ amount: (grants[i] as Grant).amount, key: userKey(grants[i] as Grant) })));
-    covered.forEach((ok, j) => (reserved[indices[j] as number] = ok));
-  }
   const ids = grants.map(() => newId('clm'));
+  const answers: Array<{ id: string; status: ClaimStatus } | undefined> = grants.map(() => undefined);
+  const reserved = grants.map(() => false);
+  const rest: number[] = [];
+  for (const budgetId of [...new Set(grants.map((g) => g.budget.id))].sort()) {
+    const indices = grants.flatMap((g, i) => (g.budget.id === budgetId ? [i] : []));
+    const first = grants[indices[0] as number] as Grant;
+    if (indices.every((i) => (grants[i] as Grant).amount === first.amount)) {
+      const taken = await claimFromOneFreeStripe(trx, indices.map((i) => grants[i] as Grant), indices.map((i) => ids[i] as string));
+      if (taken) {
+        indices.forEach((i, j) => {
+          reserved[i] = true;
+          answers[i] = taken[j];
+        });
+        continue;
+      }
+    }
+    const covered = await reserveMany(trx, budgetId, first.budget.stripes, indices.map((i) => ({ amount: (grants[i] as Grant).amount, key: userKey(grants[i] as Grant) })));
+    covered.forEach((ok, j) => (reserved[indices[j] as number] = ok));
+    rest.push(...indices);
+  }
+  if (rest.length > 0) {
+    const picked = rest.map((i) => grants[i] as Grant);
+    const query = sql<{ id: string; status: ClaimStatus }>`
+      WITH ${claimsCtes(picked, rest.map((i) => ids[i] as string), rest.map((i) => reserved[i] as boolean), sql`true`)}
+      SELECT id, status FROM claim`;
+    const inserted = new Map((await trx.executeQuery(prepared('claims_grant', query.compile(trx)))).rows.map((r) => [r.id, r]));
+    for (const i of rest) answers[i] = inserted.get(ids[i] as string);
+  }
+  for (const [i, grant] of grants.entries()) {
+    // Already granted for this period: give the reservation back.
+    if (answers[i] === undefined && reserved[i]) await release(trx, grant.budget.id, grant.amount, userKey(grant), grant.budget.stripes);
+  }
+  return answers;
+}
+
+/**
+ * One statement: take the amounts of all `grants` (one budget, one amount) from a single stripe
+ * nobody holds that has room for all of them, and write their claims and history. Answers per
+ * grant the claim written (undefined: it already existed), or undefined when no free stripe had
+ * room; then nothing was taken, written or locked.
+ */
+async function claimFromOneFreeStripe(trx: Transaction<DB>, grants: readonly Grant[], ids: readonly string[]) {
+  const first = grants[0] as Grant;
+  const total = first.amount * BigInt(grants.length);
+  const query = sql<{ stripe: number; id: string | null; status: ClaimStatus | null }>`
+    WITH ${takeFromOneFreeStripe(first.budget.id, first.budget.stripes, homeStripe(userKey(first), first.budget.stripes), total)},
+         ${claimsCtes(grants, ids, grants.map(() => true), sql`EXISTS (SELECT 1 FROM take)`)}
+    SELECT t.stripe, c.id, c.status FROM take t LEFT JOIN claim c ON true`;
+  const rows = (await trx.executeQuery(prepared('claims_grant_one_stripe', query.compile(trx)))).rows;
+  if (rows.length === 0) return undefined;
+  const inserted = new Map(rows.filter((r) => r.id !== null).map((r) => [r.id as string, { id: r.id as string, status: r.status as ClaimStatus }]));
+  return ids.map((id) => inserted.get(id));
+}
+
+/**
+ * The CTEs `input`, `claim` and `history`: the claims of `grants` (those not yet granted; only
+ * when `onlyIf` holds), each with the user's account when linked, and their first history rows.
+ */
+function claimsCtes(grants: readonly Grant[], ids: readonly string[], reserved: readonly boolean[], onlyIf: RawBuilder<unknown>) {
   const column = <T>(pick: (g: Grant, i: number) => T) => grants.map(pick);
-  const query = sql<{ id: string; status: ClaimStatus }>`
-    WITH input AS (
+  return sql`
+    input AS (
       SELECT * FROM unnest(${ids}::text[], ${column((g) => g.budget.id)}::text[], ${column((g) => g.budget.asset_id)}::text[],
                            ${column((g) => g.partnerId)}::text[], ${column((g) => g.partnerUid)}::text[], ${column((g) => g.promotionId)}::text[],
                            ${column((g) => g.source)}::text[], ${column((g) => g.sourceId)}::text[], ${column((g) => g.periodKey)}::text[],
-                           ${column((g) => g.amount.toString())}::numeric[], ${column((_, i) => reserved[i])}::boolean[],
+                           ${column((g) => g.amount.toString())}::numeric[], ${[...reserved]}::boolean[],
                            ${column((g) => g.now.toISOString())}::timestamptz[])
              WITH ORDINALITY AS i(id, budget_id, asset_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, reserved, at, n)
     ), claim AS (
@@ -128,6 +182,7 @@ export async function grantClaims(trx: Transaction<DB>, grants: readonly Grant[]
       LEFT JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
       CROSS JOIN LATERAL (SELECT CASE WHEN NOT i.reserved THEN 'REJECTED'
                                       WHEN m.account_id IS NOT NULL THEN 'REQUESTED' ELSE 'RESERVED' END AS status) s
+      WHERE ${onlyIf}
       ORDER BY i.n
       ON CONFLICT (partner_id, partner_uid, source, source_id, period_key) DO NOTHING
       RETURNING id, status, created_at
@@ -141,16 +196,7 @@ export async function grantClaims(trx: Transaction<DB>, grants: readonly Grant[]
       ) AS e(n, from_status, to_status, reason)
       WHERE e.n = 1 OR claim.status = 'REQUESTED'
       ORDER BY claim.id, e.n
-    )
-    SELECT id, status FROM claim`;
-  const result = await trx.executeQuery(prepared('claims_grant', query.compile(trx)));
-  const inserted = new Map(result.rows.map((r) => [r.id, r]));
-  const answers = grants.map((_, i) => inserted.get(ids[i] as string));
-  for (const [i, grant] of grants.entries()) {
-    // Already granted for this period: give the reservation back.
-    if (answers[i] === undefined && reserved[i]) await release(trx, grant.budget.id, grant.amount, userKey(grant), grant.budget.stripes);
-  }
-  return answers;
+    )`;
 }
 
 function userKey(grant: Pick<Grant, 'partnerId' | 'partnerUid'>): string {
