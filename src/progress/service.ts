@@ -42,6 +42,17 @@ export interface AchieveResult {
 
 type FindMission = typeof store.findMissionForAchieve;
 
+/** A checked report: the record to write, with the promotion and group of its mission. */
+export type CompletionReport = store.ProgressReport & { promotionId: string; groupId: string };
+
+/**
+ * Writes a batch of completing reports together with everything their completions trigger, in
+ * one statement (atomic without a transaction), when the rewards allow it; answers per report
+ * whether it completed its period, or undefined when it wrote nothing (then the batch goes
+ * through the transaction and the CompletionHandler).
+ */
+export type CompletionsInOneStatement = (db: Kysely<DB>, reports: CompletionReport[]) => Promise<Array<{ newlyCompleted: boolean }> | undefined>;
+
 /** Checks a report against its mission and the clock; answers the record to write, or throws. */
 async function checkReport(db: Kysely<DB>, clock: Clock, partnerId: string, input: AchieveInput, findMission: FindMission) {
   const mission = await findMission(db, partnerId, input.missionKey);
@@ -71,7 +82,7 @@ async function checkReport(db: Kysely<DB>, clock: Clock, partnerId: string, inpu
       `mission '${input.missionKey}' needs metadata.current >= ${mission.target} to complete; got ${current ?? 'none'}`,
     );
   }
-  const report: store.ProgressReport & { promotionId: string; groupId: string } = {
+  const report: CompletionReport = {
     partnerId,
     partnerUid: input.partnerUid,
     missionId: mission.missionId,
@@ -88,19 +99,22 @@ async function checkReport(db: Kysely<DB>, clock: Clock, partnerId: string, inpu
   return report;
 }
 
-type CheckedReport = Awaited<ReturnType<typeof checkReport>>;
-
 /**
  * Writes a batch of checked reports. Progress only: the one upsert statement is the whole write
- * (atomic on its own, no transaction). With completions: one transaction, so that a 200 means the
- * records and every reward they triggered are committed; the first completion of each
- * (user, mission, period) is handed to `onCompletion`, exactly once.
+ * (atomic on its own, no transaction). Completions: in one statement when `inOneStatement` can
+ * (the usual case: the reward is a FIXED amount), else in one transaction; either way a 200 means
+ * the records and every reward they triggered are committed, and the first completion of each
+ * (user, mission, period) is rewarded exactly once.
  */
-function writeReports(db: Kysely<DB>, onCompletion: CompletionHandler | undefined) {
-  return async (reports: CheckedReport[]): Promise<AchieveResult[]> => {
+function writeReports(db: Kysely<DB>, onCompletion: CompletionHandler | undefined, inOneStatement?: CompletionsInOneStatement) {
+  return async (reports: CompletionReport[]): Promise<AchieveResult[]> => {
     const answer = (results: Array<{ newlyCompleted: boolean }>) =>
       reports.map((r, i) => ({ periodKey: r.periodKey, newlyCompleted: results[i]?.newlyCompleted ?? false }));
     if (!reports.some((r) => r.completed)) return answer(await store.upsertProgressBatch(db, reports));
+    if (inOneStatement && reports.every((r) => r.completed)) {
+      const results = await inOneStatement(db, reports);
+      if (results) return answer(results);
+    }
     return db.transaction().execute(async (trx) => {
       const results = await store.upsertProgressBatch(trx, reports);
       const events: CompletionEvent[] = reports
@@ -152,16 +166,16 @@ export interface AchieveBatching {
 export function createAchiever(
   db: Kysely<DB>,
   clock: Clock,
-  options: { onCompletion?: CompletionHandler; findMission?: FindMission } & AchieveBatching = {},
+  options: { onCompletion?: CompletionHandler; inOneStatement?: CompletionsInOneStatement; findMission?: FindMission } & AchieveBatching = {},
 ) {
   const findMission = options.findMission ?? store.findMissionForAchieve;
-  const write = writeReports(db, options.onCompletion);
-  const coalescers = new Map<string, Coalescer<CheckedReport, AchieveResult>>();
-  const coalescerFor = (report: CheckedReport) => {
+  const write = writeReports(db, options.onCompletion, options.inOneStatement);
+  const coalescers = new Map<string, Coalescer<CompletionReport, AchieveResult>>();
+  const coalescerFor = (report: CompletionReport) => {
     const kind = `${report.completed}:${report.target !== null}`;
     let coalescer = coalescers.get(kind);
     if (coalescer === undefined) {
-      coalescer = new Coalescer<CheckedReport, AchieveResult>({ run: write, keyOf: store.progressKey, concurrency: options.concurrency, maxBatch: options.maxBatch });
+      coalescer = new Coalescer<CompletionReport, AchieveResult>({ run: write, keyOf: store.progressKey, concurrency: options.concurrency, maxBatch: options.maxBatch });
       coalescers.set(kind, coalescer);
     }
     return coalescer;

@@ -1,6 +1,6 @@
 // SQL of mission progress: the mission lookup for achieve and the sticky upsert, many reports at once.
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { DB, PromotionStatus, RecurrenceType } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 
@@ -64,6 +64,37 @@ export function progressKey(report: Pick<ProgressReport, 'partnerId' | 'partnerU
 }
 
 /**
+ * The upsert statement of upsertProgressBatch, rows in key order; with `onlyIf`, the rows are
+ * written only when it holds (a caller composing this into a larger statement). Exported for that
+ * and for the benchmark's database ceiling.
+ */
+export function progressUpsertQuery(reports: readonly ProgressReport[], replaceTarget: boolean, onlyIf: RawBuilder<unknown> = sql`true`) {
+  const rows = [...reports].sort((a, b) => (progressKey(a) < progressKey(b) ? -1 : 1));
+  const column = <T>(pick: (r: ProgressReport) => T) => rows.map(pick);
+  return sql<{ completed_by: string | null }>`
+      INSERT INTO mission_progress AS p (partner_id, partner_uid, mission_id, period_key, completed, target, current,
+                                         completed_at, completed_by, created_at, updated_at)
+      SELECT partner_id, partner_uid, mission_id, period_key, completed, target, current,
+             CASE WHEN completed THEN at END, CASE WHEN completed THEN marker END, at, at
+      FROM unnest(${column((r) => r.partnerId)}::text[], ${column((r) => r.partnerUid)}::text[],
+                  ${column((r) => r.missionId)}::text[], ${column((r) => r.periodKey)}::text[],
+                  ${column((r) => r.completed)}::boolean[], ${column((r) => r.target ?? r.defaultTarget)}::bigint[],
+                  ${column((r) => r.current)}::bigint[], ${column((r) => r.completionMarker)}::text[],
+                  ${column((r) => r.now.toISOString())}::timestamptz[])
+           AS r(partner_id, partner_uid, mission_id, period_key, completed, target, current, marker, at)
+      WHERE ${onlyIf}
+      ON CONFLICT (partner_id, partner_uid, mission_id, period_key) DO UPDATE SET
+        completed = p.completed OR excluded.completed,
+        completed_at = coalesce(p.completed_at, excluded.completed_at),
+        completed_by = coalesce(p.completed_by, excluded.completed_by),
+        target = CASE WHEN ${replaceTarget}::boolean THEN excluded.target ELSE p.target END,
+        current = coalesce(excluded.current, p.current),
+        report_count = p.report_count + 1,
+        updated_at = excluded.updated_at
+      RETURNING completed_by`;
+}
+
+/**
  * Upserts the records of many reports (distinct keys) in one statement per shape. `completed` is
  * sticky: once true it stays true, and completed_at/completed_by keep the first completing report.
  * A reported target replaces the stored one; without one, the mission's target fills new records
@@ -75,29 +106,9 @@ export function progressKey(report: Pick<ProgressReport, 'partnerId' | 'partnerU
 export async function upsertProgressBatch(db: Kysely<DB>, reports: readonly ProgressReport[]): Promise<Array<{ newlyCompleted: boolean }>> {
   const winners = new Set<string>();
   for (const replaceTarget of [false, true]) {
-    const rows = reports.filter((r) => (r.target !== null) === replaceTarget).sort((a, b) => (progressKey(a) < progressKey(b) ? -1 : 1));
+    const rows = reports.filter((r) => (r.target !== null) === replaceTarget);
     if (rows.length === 0) continue;
-    const column = <T>(pick: (r: ProgressReport) => T) => rows.map(pick);
-    const query = sql<{ completed_by: string | null }>`
-      INSERT INTO mission_progress AS p (partner_id, partner_uid, mission_id, period_key, completed, target, current,
-                                         completed_at, completed_by, created_at, updated_at)
-      SELECT partner_id, partner_uid, mission_id, period_key, completed, target, current,
-             CASE WHEN completed THEN at END, CASE WHEN completed THEN marker END, at, at
-      FROM unnest(${column((r) => r.partnerId)}::text[], ${column((r) => r.partnerUid)}::text[],
-                  ${column((r) => r.missionId)}::text[], ${column((r) => r.periodKey)}::text[],
-                  ${column((r) => r.completed)}::boolean[], ${column((r) => r.target ?? r.defaultTarget)}::bigint[],
-                  ${column((r) => r.current)}::bigint[], ${column((r) => r.completionMarker)}::text[],
-                  ${column((r) => r.now.toISOString())}::timestamptz[])
-           AS r(partner_id, partner_uid, mission_id, period_key, completed, target, current, marker, at)
-      ON CONFLICT (partner_id, partner_uid, mission_id, period_key) DO UPDATE SET
-        completed = p.completed OR excluded.completed,
-        completed_at = coalesce(p.completed_at, excluded.completed_at),
-        completed_by = coalesce(p.completed_by, excluded.completed_by),
-        target = CASE WHEN ${replaceTarget}::boolean THEN excluded.target ELSE p.target END,
-        current = coalesce(excluded.current, p.current),
-        report_count = p.report_count + 1,
-        updated_at = excluded.updated_at
-      RETURNING completed_by`;
+    const query = progressUpsertQuery(rows, replaceTarget);
     const result = await db.executeQuery(prepared('progress_upsert', query.compile(db)));
     for (const row of result.rows) if (row.completed_by !== null) winners.add(row.completed_by);
   }

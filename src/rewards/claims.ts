@@ -127,7 +127,7 @@ export async function grantClaims(trx: Transaction<DB>, grants: readonly Grant[]
   if (rest.length > 0) {
     const picked = rest.map((i) => grants[i] as Grant);
     const query = sql<{ id: string; status: ClaimStatus }>`
-      WITH ${claimsCtes(picked, rest.map((i) => ids[i] as string), rest.map((i) => reserved[i] as boolean), sql`true`)}
+      WITH ${claimsCtes(grantRows(picked, rest.map((i) => ids[i] as string), rest.map((i) => reserved[i] as boolean)), sql`true`)}
       SELECT id, status FROM claim`;
     const inserted = new Map((await trx.executeQuery(prepared('claims_grant', query.compile(trx)))).rows.map((r) => [r.id, r]));
     for (const i of rest) answers[i] = inserted.get(ids[i] as string);
@@ -150,7 +150,7 @@ async function claimFromOneFreeStripe(trx: Transaction<DB>, grants: readonly Gra
   const total = first.amount * BigInt(grants.length);
   const query = sql<{ stripe: number; id: string | null; status: ClaimStatus | null }>`
     WITH ${takeFromOneFreeStripe(first.budget.id, first.budget.stripes, homeStripe(userKey(first), first.budget.stripes), total)},
-         ${claimsCtes(grants, ids, grants.map(() => true), sql`EXISTS (SELECT 1 FROM take)`)}
+         ${claimsCtes(grantRows(grants, ids, grants.map(() => true)), sql`EXISTS (SELECT 1 FROM take)`)}
     SELECT t.stripe, c.id, c.status FROM take t LEFT JOIN claim c ON true`;
   const rows = (await trx.executeQuery(prepared('claims_grant_one_stripe', query.compile(trx)))).rows;
   if (rows.length === 0) return undefined;
@@ -158,21 +158,28 @@ async function claimFromOneFreeStripe(trx: Transaction<DB>, grants: readonly Gra
   return ids.map((id) => inserted.get(id));
 }
 
-/**
- * The CTEs `input`, `claim` and `history`: the claims of `grants` (those not yet granted; only
- * when `onlyIf` holds), each with the user's account when linked, and their first history rows.
- */
-function claimsCtes(grants: readonly Grant[], ids: readonly string[], reserved: readonly boolean[], onlyIf: RawBuilder<unknown>) {
-  const column = <T>(pick: (g: Grant, i: number) => T) => grants.map(pick);
+/** The grants as rows for claimsCtes: one per grant, in order, with whether it was reserved. */
+function grantRows(grants: readonly Grant[], ids: readonly string[], reserved: readonly boolean[]): RawBuilder<unknown> {
+  const column = <T>(pick: (g: Grant) => T) => grants.map(pick);
   return sql`
-    input AS (
-      SELECT * FROM unnest(${ids}::text[], ${column((g) => g.budget.id)}::text[], ${column((g) => g.budget.asset_id)}::text[],
-                           ${column((g) => g.partnerId)}::text[], ${column((g) => g.partnerUid)}::text[], ${column((g) => g.promotionId)}::text[],
-                           ${column((g) => g.source)}::text[], ${column((g) => g.sourceId)}::text[], ${column((g) => g.periodKey)}::text[],
-                           ${column((g) => g.amount.toString())}::numeric[], ${[...reserved]}::boolean[],
-                           ${column((g) => g.now.toISOString())}::timestamptz[])
-             WITH ORDINALITY AS i(id, budget_id, asset_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, reserved, at, n)
-    ), claim AS (
+    SELECT * FROM unnest(${ids}::text[], ${column((g) => g.budget.id)}::text[], ${column((g) => g.budget.asset_id)}::text[],
+                         ${column((g) => g.partnerId)}::text[], ${column((g) => g.partnerUid)}::text[], ${column((g) => g.promotionId)}::text[],
+                         ${column((g) => g.source)}::text[], ${column((g) => g.sourceId)}::text[], ${column((g) => g.periodKey)}::text[],
+                         ${column((g) => g.amount.toString())}::numeric[], ${[...reserved]}::boolean[],
+                         ${column((g) => g.now.toISOString())}::timestamptz[])
+           WITH ORDINALITY AS i(id, budget_id, asset_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, reserved, at, n)`;
+}
+
+/**
+ * The CTEs `input`, `claim` and `history`: a claim for each row of `rows` (columns id, budget_id,
+ * asset_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, reserved,
+ * at, n) not granted yet, only when `onlyIf` holds, each with the user's account when linked, and
+ * their first history rows. A reserved claim is REQUESTED when its user is linked, else RESERVED;
+ * an unreserved one is REJECTED.
+ */
+export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown>) {
+  return sql`
+    input AS (${rows}), claim AS (
       INSERT INTO claims (id, budget_id, asset_id, partner_id, partner_uid, account_id, promotion_id, source, source_id,
                           period_key, amount, status, reason, next_attempt_at, created_at, updated_at)
       SELECT i.id, i.budget_id, i.asset_id, i.partner_id, i.partner_uid, m.account_id, i.promotion_id, i.source, i.source_id,
@@ -301,7 +308,10 @@ export async function lockUserGroup(trx: Transaction<DB>, partnerId: string, par
  * records (key order, by the upsert), then the streaks (key order), then the user-group locks (key
  * order), then the budget stripes (budget order); so two batches never wait on each other in a cycle.
  */
-export function completionHandler(context: (trx: Transaction<DB>, event: CompletionEvent) => Promise<CompletionContext>): CompletionHandler {
+/** Where a completion's catalog facts come from (the server's cache; loadCompletionContext). */
+export type CompletionContextOf = (db: Kysely<DB>, event: Pick<CompletionEvent, 'missionId' | 'groupId' | 'promotionId'>) => Promise<CompletionContext>;
+
+export function completionHandler(context: CompletionContextOf): CompletionHandler {
   return async (trx, events) => {
     const grants: Grant[] = [];
     const add = (grant: Grant | undefined) => {

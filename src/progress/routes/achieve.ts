@@ -1,5 +1,7 @@
 // POST /v1/achieve: the partner reports a user's progress on a mission (spec 4.4).
 import { completionHandler, loadCompletionContext } from '../../rewards/claims.ts';
+import type { CompletionContextOf } from '../../rewards/claims.ts';
+import { completionsInOneStatement } from '../../rewards/fixed-completions.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, sendEmpty, MissionKey, PartnerUid, ProgressValue } from '../../http/schemas.ts';
@@ -26,11 +28,13 @@ const AchieveBody = Type.Object(
 
 export const achieveRoute: FastifyPluginAsyncTypebox = async (app) => {
   const { database, clock, caches } = app.deps;
-  // Catalog facts come from the cache; on a miss they are read inside the achieve transaction.
-  const onCompletion = completionHandler((trx, event) => caches.completions.get(event.missionId, () => loadCompletionContext(trx, event)));
+  // Catalog facts come from the cache; on a miss whoever asks reads them (the one-statement path,
+  // or the achieve transaction).
+  const context: CompletionContextOf = (db, event) => caches.completions.get(event.missionId, () => loadCompletionContext(db, event));
   // Concurrent reports are written in batches (one statement or transaction per batch).
   const achiever = createAchiever(database.db, clock, {
-    onCompletion,
+    onCompletion: completionHandler(context),
+    inOneStatement: completionsInOneStatement(context),
     findMission: (db, partnerId, missionKey) => caches.missions.get(`${partnerId}\u0000${missionKey}`, () => findMissionForAchieve(db, partnerId, missionKey)),
     concurrency: app.deps.config.batchConcurrency,
   });
