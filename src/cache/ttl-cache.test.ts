@@ -21,6 +21,20 @@ describe('TtlCache', () => {
     expect(await cache.get('k', async () => 'again')).toBe('again');
   });
 
+  it('lets a caller that must not wait for another caller\'s load (inside a transaction) load on its own', async () => {
+    const cache = new TtlCache<string>(10_000);
+    let release: (value: string) => void = () => {};
+    const slow = cache.get('k', () => new Promise<string>((resolve) => (release = resolve)));
+    // The first load is still in flight: a joining caller waits for it, a non-joining one does not.
+    const joined = cache.get('k', async () => 'never');
+    expect(await cache.get('k', async () => 'own', { joinPending: false })).toBe('own');
+    release('first');
+    expect(await slow).toBe('first');
+    expect(await joined).toBe('first');
+    // Settled and fresh: everybody gets the cached value without loading.
+    expect(await cache.get('k', async () => 'again', { joinPending: false })).toBe('own');
+  });
+
   it('stays bounded', async () => {
     const cache = new TtlCache<number>(10_000, 3);
     for (let i = 0; i < 10; i++) await cache.get(String(i), async () => i);

@@ -2,24 +2,35 @@
 // for one key share one load, and a failed load is not kept.
 
 export class TtlCache<V> {
-  readonly #entries = new Map<string, { expires: number; value: Promise<V> }>();
+  readonly #entries = new Map<string, { expires: number; value: Promise<V>; settled: boolean }>();
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
   ) {}
 
-  get(key: string, load: () => Promise<V>): Promise<V> {
+  /**
+   * The value of `key`, loaded on a miss. With `joinPending: false` a load in flight for the key
+   * (started by another caller) is not waited for; this caller loads on its own. A caller inside a
+   * transaction needs that: on PGlite, the other load may be waiting for the one connection that
+   * the transaction holds.
+   */
+  get(key: string, load: () => Promise<V>, options: { joinPending?: boolean } = {}): Promise<V> {
     const now = performance.now();
     const hit = this.#entries.get(key);
-    if (hit && hit.expires > now) return hit.value;
+    if (hit && hit.expires > now && (hit.settled || options.joinPending !== false)) return hit.value;
     if (this.#entries.size >= this.maxEntries) this.#entries.clear();
     const value = load();
-    const entry = { expires: now + this.ttlMs, value };
+    const entry = { expires: now + this.ttlMs, value, settled: false };
     this.#entries.set(key, entry);
-    value.catch(() => {
-      if (this.#entries.get(key) === entry) this.#entries.delete(key);
-    });
+    value.then(
+      () => {
+        entry.settled = true;
+      },
+      () => {
+        if (this.#entries.get(key) === entry) this.#entries.delete(key);
+      },
+    );
     return value;
   }
 

@@ -30,7 +30,10 @@ export const achieveRoute: FastifyPluginAsyncTypebox = async (app) => {
   const { database, clock, caches } = app.deps;
   // Catalog facts come from the cache; on a miss whoever asks reads them (the one-statement path,
   // or the achieve transaction).
-  const context: CompletionContextOf = (db, event) => caches.completions.get(event.missionId, () => loadCompletionContext(db, event));
+  // Inside a transaction a miss never waits for a load another batch started outside one: on
+  // PGlite that load waits for the one connection this transaction holds.
+  const context: CompletionContextOf = (db, event) =>
+    caches.completions.get(event.missionId, () => loadCompletionContext(db, event), { joinPending: !db.isTransaction });
   // Concurrent reports are written in batches (one statement or transaction per batch).
   const achiever = createAchiever(database.db, clock, {
     onCompletion: completionHandler(context),
