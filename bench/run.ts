@@ -167,7 +167,7 @@ async function main(): Promise<void> {
     ADMIN_TOKEN,
     LOG_LEVEL: 'warn',
     PAYOUT_WORKER: 'false',
-    DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE ?? '16',
+    ...(process.env.BENCH_POOL_SIZE && { DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE }),
   });
   const empty = startProcess(['bench/empty-server.ts'], { PORT: String(PORTS.empty) });
   const base = `http://127.0.0.1:${PORTS.service}`;
