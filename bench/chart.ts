@@ -17,7 +17,8 @@ export function renderChart(rows: readonly ChartRow[]): string {
   const top = 40;
   const height = top + rows.length * (barHeight + gap) + 30;
   const max = Math.max(2.5, ...rows.map((r) => r.ratio)) * 1.1;
-  const x = (v: number) => left + (v / max) * (width - left - 60);
+  // Room on the right for the longest label (ratio and target).
+  const x = (v: number) => left + (v / max) * (width - left - 200);
   const bars = rows
     .map((r, i) => {
       const y = top + i * (barHeight + gap);
@@ -32,7 +33,7 @@ export function renderChart(rows: readonly ChartRow[]): string {
     .join('\n');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif">
 <rect width="100%" height="100%" fill="#fff"/>
-<text x="${left}" y="24" font-size="15" font-weight="600">Ratio to ceiling (growth: p50 ratio, lower is better); dashed line = target</text>
+<text x="12" y="24" font-size="15" font-weight="600">Ratio to ceiling (growth: p50 ratio, lower is better); dashed line = target</text>
 ${bars}
 </svg>
 `;

@@ -1,0 +1,3 @@
+\set u random(0, 99999)
+\set c random(0, 8)
+INSERT INTO mission_progress AS p (partner_id, partner_uid, mission_id, period_key, completed, target, current, completed_at, completed_by, created_at, updated_at)   VALUES ('ptn_jma0Goba_iFqDOj3mBp9Cg', 'u' || :u, 'msn_B5XpFcscoamLXeaLRkvWmQ', '2026-11-23', false, 10, :c, NULL, NULL, now(), now())   ON CONFLICT (partner_id, partner_uid, mission_id, period_key) DO UPDATE SET completed = p.completed OR excluded.completed, completed_at = coalesce(p.completed_at, excluded.completed_at), completed_by = coalesce(p.completed_by, excluded.completed_by), target = excluded.target, current = coalesce(excluded.current, p.current), report_count = p.report_count + 1, updated_at = excluded.updated_at RETURNING completed_by;
