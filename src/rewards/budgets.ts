@@ -243,7 +243,11 @@ export async function reserveMany(trx: Transaction<DB>, budgetId: string, stripe
   if (requests.length === 0) return [];
   const covered = requests.map(() => false);
   const byAmount = new Map<bigint, number[]>();
-  for (const [i, r] of requests.entries()) byAmount.set(r.amount, [...(byAmount.get(r.amount) ?? []), i]);
+  for (const [i, r] of requests.entries()) {
+    const indices = byAmount.get(r.amount);
+    if (indices) indices.push(i);
+    else byAmount.set(r.amount, [i]);
+  }
   const home = homeStripe(requests[0]?.key ?? '', stripes);
   await sql`savepoint reserve_many`.execute(trx);
   let short = false;
@@ -266,6 +270,22 @@ export async function reserveMany(trx: Transaction<DB>, budgetId: string, stripe
 }
 
 /**
+ * The CTE `pick` (stripe, remaining): the stripe of the budget that nobody else holds (SKIP LOCKED:
+ * never waits) with at least `atLeast` left, nearest the home stripe, locked by this transaction;
+ * no row when there is none. Every take from a free stripe starts here.
+ */
+export function freeStripePick(budgetId: string, stripes: number, home: number, atLeast: bigint): RawBuilder<unknown> {
+  return sql`
+    pick AS (
+      SELECT stripe, remaining FROM budget_stripes
+      WHERE budget_id = ${budgetId} AND remaining >= ${atLeast.toString()}::numeric
+      ORDER BY (stripe - ${home}::int + ${stripes}::int) % ${stripes}::int
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    )`;
+}
+
+/**
  * One statement: lock a stripe nobody holds that has room for `amount`, and take up to `wanted`
  * whole amounts from it. Answers how many it took (0: no free stripe has room). The stripe's
  * value is read under the lock that the same statement then updates under; the update re-checks
@@ -274,13 +294,7 @@ export async function reserveMany(trx: Transaction<DB>, budgetId: string, stripe
 async function takeFromFreeStripe(trx: Transaction<DB>, budgetId: string, stripes: number, home: number, amount: bigint, wanted: number): Promise<number> {
   const a = amount.toString();
   const query = sql<{ units: string }>`
-    WITH pick AS (
-      SELECT stripe, remaining FROM budget_stripes
-      WHERE budget_id = ${budgetId} AND remaining >= ${a}::numeric
-      ORDER BY (stripe - ${home}::int + ${stripes}::int) % ${stripes}::int
-      LIMIT 1
-      FOR UPDATE SKIP LOCKED
-    )
+    WITH ${freeStripePick(budgetId, stripes, home, amount)}
     UPDATE budget_stripes s
     SET remaining = s.remaining - least(div(pick.remaining, ${a}::numeric), ${wanted}::numeric) * ${a}::numeric
     FROM pick
@@ -297,16 +311,9 @@ async function takeFromFreeStripe(trx: Transaction<DB>, budgetId: string, stripe
  * statement (grantClaims).
  */
 export function takeFromOneFreeStripe(budgetId: string, stripes: number, home: number, total: bigint): RawBuilder<unknown> {
-  const t = total.toString();
   return sql`
-    pick AS (
-      SELECT stripe, remaining FROM budget_stripes
-      WHERE budget_id = ${budgetId} AND remaining >= ${t}::numeric
-      ORDER BY (stripe - ${home}::int + ${stripes}::int) % ${stripes}::int
-      LIMIT 1
-      FOR UPDATE SKIP LOCKED
-    ), take AS (
-      UPDATE budget_stripes s SET remaining = s.remaining - ${t}::numeric
+    ${freeStripePick(budgetId, stripes, home, total)}, take AS (
+      UPDATE budget_stripes s SET remaining = s.remaining - ${total.toString()}::numeric
       FROM pick
       WHERE s.budget_id = ${budgetId} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
       RETURNING s.stripe

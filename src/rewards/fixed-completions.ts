@@ -10,7 +10,7 @@ import { prepared } from '../db/connection.ts';
 import { newId } from '../domain/ids.ts';
 import type { CompletionReport, CompletionsInOneStatement } from '../progress/service.ts';
 import { progressUpsertQuery, upsertProgressBatch } from '../progress/store.ts';
-import { homeStripe } from './budgets.ts';
+import { freeStripePick, homeStripe } from './budgets.ts';
 import { claimsCtes } from './claims.ts';
 import type { CompletionContextOf } from './claims.ts';
 
@@ -57,13 +57,7 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
            WITH ORDINALITY AS r(id, marker, partner_id, partner_uid, promotion_id, mission_id, period_key, at, n)
       WHERE r.marker IN (SELECT completed_by FROM up)`;
     const query = sql<{ completed_by: string | null }>`
-      WITH pick AS (
-        SELECT stripe FROM budget_stripes
-        WHERE budget_id = ${rule.budget_id} AND remaining >= ${(amount * BigInt(reports.length)).toString()}::numeric
-        ORDER BY (stripe - ${home}::int + ${rule.stripes}::int) % ${rule.stripes}::int
-        LIMIT 1
-        FOR UPDATE SKIP LOCKED
-      ), up AS (
+      WITH ${freeStripePick(rule.budget_id, rule.stripes, home, amount * BigInt(reports.length))}, up AS (
         ${progressUpsertQuery(reports, replaceTarget, sql`EXISTS (SELECT 1 FROM pick)`)}
       ), ${claimsCtes(claimRows, sql`true`)},
       take AS (
