@@ -47,6 +47,9 @@ describe('configuration', () => {
     ['ADMIN_TOKEN', 'short'],
     ['BODY_LIMIT_BYTES', '12'],
     ['SESSION_SECRET', 'too-short'],
+    ['BATCH_CONCURRENCY', 'two'],
+    ['BATCH_CONCURRENCY', '0'],
+    ['BATCH_CONCURRENCY', '65'],
   ])('%s=%s stops start-up naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -54,6 +57,11 @@ describe('configuration', () => {
 
   it('production needs a session secret', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow('SESSION_SECRET');
+  });
+
+  it('takes the batch concurrency, 2 by default', () => {
+    expect(loadConfig({}).batchConcurrency).toBe(2);
+    expect(loadConfig({ BATCH_CONCURRENCY: '8' }).batchConcurrency).toBe(8);
   });
 
   it('parses good values', () => {
