@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DatabaseTimeouts } from './db/connection.ts';
 
 export type TrustProxy = false | number | string[];
 
@@ -27,10 +28,16 @@ export interface Config {
   bodyLimitBytes: number;
   /** Connections in the PostgreSQL pool (ignored for PGlite, which has one). */
   databasePoolSize: number;
+  /** Bounds on waits for the database: pool acquire, statement_timeout, lock_timeout (docs/operations.md). */
+  databaseTimeouts: DatabaseTimeouts;
+  /** How long start-up waits and retries for an unreachable database before it exits 1, in ms. */
+  databaseStartupWaitMs: number;
+  /** How long SIGTERM/SIGINT may take to finish requests and close; then the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** /readyz: how long its database query may take, and how many queries may wait for the pool. */
+  readiness: { timeoutMs: number; maxPoolWaiting: number };
   /** 'production' refuses development-only conveniences. */
   nodeEnv: string;
-  /** Secret that signs end-user session cookies (HMAC-SHA256); shared by every process. */
-  sessionSecret: string;
   /** Lifetime of an end-user session, in seconds. */
   sessionTtlSeconds: number;
   login: LoginConfig;
@@ -49,6 +56,69 @@ export interface Config {
    * requests arriving meanwhile wait and go together in the next batch (docs/performance.md).
    */
   batchConcurrency: number;
+  /** Completion-rate alarm (docs/security.md "Reward farming"): the recent window, in seconds. */
+  completionAlarmWindowSeconds: number;
+  /** ... fires when a partner's completions in the window exceed this multiple of its baseline ... */
+  completionAlarmMultiple: number;
+  /** ... and are at least this many (a quiet partner's first few completions are no jump). */
+  completionAlarmMinCompletions: number;
+  /** Timeouts of the HTTP server (docs/security.md, "Input handling and timeouts"). */
+  httpTimeouts: HttpTimeouts;
+  /** Key-encryption key of reward-wallet keys (AES-256-GCM, 32 bytes); undefined = dev key in dataDir. */
+  walletKek: Buffer | undefined;
+  /** Request rate limits (docs/security.md, "Rate limits"). */
+  rateLimits: RateLimitConfig;
+  /** Refusing work the process cannot do in time (docs/security.md, "Load shedding and queues"). */
+  loadShedding: LoadSheddingConfig;
+  /** Origins that may frame the mission page (/app), as CSP frame-ancestors sources. */
+  frameAncestors: string[];
+  /** DEV_CHAIN: `npm start` runs the embedded development chain when no other network is registered. */
+  devChain: boolean;
+}
+
+/** How long a client may take, in milliseconds; a slow or idle client is cut off. */
+export interface HttpTimeouts {
+  /** Whole request (headers and body) must arrive within this; else 408. */
+  requestMs: number;
+  /** Request headers must arrive within this (at most requestMs); else 408. */
+  headersMs: number;
+  /** An idle keep-alive connection between requests is closed after this. */
+  keepAliveMs: number;
+  /** A connection on which nothing moves for this long is closed, whatever its state. */
+  idleMs: number;
+}
+
+/** Requests allowed per window; 0 turns a limit off. Counters live in PostgreSQL, or Redis when redisUrl is set. */
+export interface RateLimitConfig {
+  windowSeconds: number;
+  /** Routes without partner or operator credentials (public, login, pages, /v1/me), per source address. */
+  perAddress: number;
+  /** Login starts (/v1/login, /v1/mission-users/auth): each writes a row, so fewer, per source address. */
+  loginPerAddress: number;
+  /** Partner API calls per authenticated partner. */
+  perPartner: number;
+  /** Failed partner keys or admin bearers per source address; beyond it the address is refused before checking. */
+  failedAuthPerAddress: number;
+  /** Failed API keys per partner id; beyond it a wrong key answers 429 (a right key still works). */
+  failedAuthPerPartner: number;
+  redisUrl: string | undefined;
+  /** Prefix of the counter keys in Redis (one Redis may serve several deployments). */
+  redisKeyPrefix: string;
+}
+
+export interface LoadSheddingConfig {
+  /** Mean event-loop delay in ms beyond which requests are refused with 503; 0 = off. */
+  maxEventLoopDelayMs: number;
+  /** Heap in use beyond which requests are refused with 503; 0 = off. */
+  maxHeapUsedBytes: number;
+  /** Resident memory beyond which requests are refused with 503; 0 = off. */
+  maxRssBytes: number;
+  /** Retry-After (seconds) of every 503 that does not set its own. */
+  retryAfterSeconds: number;
+  /** Most requests waiting in one batching queue (src/db/coalescer.ts). */
+  queueMaxWaiting: number;
+  /** Longest wait in a batching queue, in ms, before the request is refused. */
+  queueMaxWaitMs: number;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -92,8 +162,27 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got '${raw}'`);
   const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  if (value < min || value > max)
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function httpTimeouts(env: Env): HttpTimeouts {
+  const requestMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  const headersMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', Math.min(10_000, requestMs), 100, 600_000);
+  // Node refuses a headers timeout longer than the request timeout; say so by name at start-up.
+  if (headersMs > requestMs) {
+    throw new ConfigError(
+      'HTTP_HEADERS_TIMEOUT_MS',
+      `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestMs}), got ${headersMs}`,
+    );
+  }
+  return {
+    requestMs,
+    headersMs,
+    keepAliveMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    idleMs: integer(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
+  };
 }
 
 function url(env: Env, name: string, fallback: string, protocols: string[]): string {
@@ -118,7 +207,10 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
     if (hops > 10) throw new ConfigError('TRUST_PROXY', `hop count must be at most 10, got ${hops}`);
     return hops;
   }
-  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address, prefix, ...rest] = entry.split('/');
     const family = isIP(address ?? '');
@@ -138,7 +230,8 @@ function params(env: Env, name: string, fallback: string): Record<string, string
   const raw = env[name] ?? fallback;
   const out: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(raw.trim())) {
-    if (!/^[a-z_][a-z0-9_]*$/i.test(key)) throw new ConfigError(name, `has a parameter name '${key}' that is not a plain word`);
+    if (!/^[a-z_][a-z0-9_]*$/i.test(key))
+      throw new ConfigError(name, `has a parameter name '${key}' that is not a plain word`);
     out[key] = value;
   }
   return out;
@@ -146,7 +239,8 @@ function params(env: Env, name: string, fallback: string): Record<string, string
 
 function idTokenAlg(env: Env, fallback: string): string {
   const value = nonEmpty(env, 'LOGIN_OIDC_ID_TOKEN_ALG') ?? fallback;
-  if (!['ES256', 'RS256', 'HS256'].includes(value)) throw new ConfigError('LOGIN_OIDC_ID_TOKEN_ALG', `must be ES256, RS256 or HS256, got '${value}'`);
+  if (!['ES256', 'RS256', 'HS256'].includes(value))
+    throw new ConfigError('LOGIN_OIDC_ID_TOKEN_ALG', `must be ES256, RS256 or HS256, got '${value}'`);
   return value;
 }
 
@@ -154,17 +248,22 @@ function loadLoginConfig(env: Env, nodeEnv: string): LoginConfig {
   const issuer = nonEmpty(env, 'LOGIN_OIDC_ISSUER');
   if (issuer !== undefined) url(env, 'LOGIN_OIDC_ISSUER', issuer, ['https:', 'http:']);
   if (issuer === undefined && nodeEnv === 'production') {
-    throw new ConfigError('LOGIN_OIDC_ISSUER', 'is required when NODE_ENV=production (the embedded login is for development only)');
+    throw new ConfigError(
+      'LOGIN_OIDC_ISSUER',
+      'is required when NODE_ENV=production (the embedded login is for development only)',
+    );
   }
   const clientId = nonEmpty(env, 'LOGIN_OIDC_CLIENT_ID');
   const clientSecret = nonEmpty(env, 'LOGIN_OIDC_CLIENT_SECRET');
-  if (issuer !== undefined && clientId === undefined) throw new ConfigError('LOGIN_OIDC_CLIENT_ID', 'is required with LOGIN_OIDC_ISSUER');
+  if (issuer !== undefined && clientId === undefined)
+    throw new ConfigError('LOGIN_OIDC_CLIENT_ID', 'is required with LOGIN_OIDC_ISSUER');
   if (issuer !== undefined && clientSecret === undefined) {
     throw new ConfigError('LOGIN_OIDC_CLIENT_SECRET', 'is required with LOGIN_OIDC_ISSUER');
   }
   const isLine = issuer !== undefined && new URL(issuer).hostname === 'access.line.me';
   const liffId = nonEmpty(env, 'LOGIN_LIFF_ID');
-  if (liffId !== undefined && !/^[A-Za-z0-9-]{1,64}$/.test(liffId)) throw new ConfigError('LOGIN_LIFF_ID', 'must look like 1234567890-AbcdEfgh');
+  if (liffId !== undefined && !/^[A-Za-z0-9-]{1,64}$/.test(liffId))
+    throw new ConfigError('LOGIN_LIFF_ID', 'must look like 1234567890-AbcdEfgh');
   return {
     issuer: issuer?.replace(/\/+$/, ''),
     clientId: clientId ?? 'mrs-dev',
@@ -181,6 +280,66 @@ function loadLoginConfig(env: Env, nodeEnv: string): LoginConfig {
     stateTtlSeconds: integer(env, 'LOGIN_STATE_TTL_SECONDS', 600, 30, 3600),
     tokenTtlSeconds: integer(env, 'LOGIN_TOKEN_TTL_SECONDS', 300, 10, 3600),
   };
+}
+
+/** WALLET_KEK: 32 bytes as 64 hex digits or base64 (docs/payout.md). */
+export function parseWalletKek(raw: string | undefined): Buffer | undefined {
+  if (raw === undefined) return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw)
+    ? Buffer.from(raw, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw)
+      ? Buffer.from(raw, 'base64')
+      : undefined;
+  if (key?.length !== 32)
+    throw new ConfigError('WALLET_KEK', 'must be 32 bytes written as 64 hex digits or base64');
+  return key;
+}
+
+function loadRateLimitConfig(env: Env): RateLimitConfig {
+  const redisUrl = nonEmpty(env, 'REDIS_URL');
+  if (redisUrl !== undefined) url(env, 'REDIS_URL', redisUrl, ['redis:', 'rediss:']);
+  const redisKeyPrefix = nonEmpty(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'mrs:rl:';
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(redisKeyPrefix)) {
+    throw new ConfigError('RATE_LIMIT_REDIS_PREFIX', 'must be 1-64 letters, digits or : . _ -');
+  }
+  return {
+    windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+    perAddress: integer(env, 'RATE_LIMIT_PER_ADDRESS', 600, 0, 1_000_000),
+    loginPerAddress: integer(env, 'RATE_LIMIT_LOGIN_PER_ADDRESS', 30, 0, 1_000_000),
+    perPartner: integer(env, 'RATE_LIMIT_PER_PARTNER', 1_200_000, 0, 100_000_000),
+    failedAuthPerAddress: integer(env, 'RATE_LIMIT_FAILED_AUTH_PER_ADDRESS', 20, 0, 1_000_000),
+    failedAuthPerPartner: integer(env, 'RATE_LIMIT_FAILED_AUTH_PER_PARTNER', 100, 0, 1_000_000),
+    redisUrl,
+    redisKeyPrefix,
+  };
+}
+
+function loadLoadSheddingConfig(env: Env): LoadSheddingConfig {
+  return {
+    maxEventLoopDelayMs: integer(env, 'LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    maxHeapUsedBytes: integer(env, 'LOAD_SHED_MAX_HEAP_BYTES', 0, 0, 64 * 1024 ** 3),
+    maxRssBytes: integer(env, 'LOAD_SHED_MAX_RSS_BYTES', 0, 0, 64 * 1024 ** 3),
+    retryAfterSeconds: integer(env, 'RETRY_AFTER_SECONDS', 1, 1, 3600),
+    queueMaxWaiting: integer(env, 'QUEUE_MAX_WAITING', 1024, 1, 1_000_000),
+    queueMaxWaitMs: integer(env, 'QUEUE_MAX_WAIT_MS', 2000, 1, 60_000),
+  };
+}
+
+/** FRAME_ANCESTORS: space- or comma-separated CSP sources: 'self', 'none' or https origins (a leading *. for subdomains). */
+export function parseFrameAncestors(raw: string | undefined): string[] {
+  const entries = (raw ?? "'self'").split(/[\s,]+/).filter(Boolean);
+  const origin = /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/;
+  for (const entry of entries) {
+    if (entry !== "'self'" && entry !== "'none'" && !origin.test(entry)) {
+      throw new ConfigError(
+        'FRAME_ANCESTORS',
+        `must list 'self', 'none' or origins like https://liff.line.me; '${entry}' is neither`,
+      );
+    }
+  }
+  if (entries.includes("'none'") && entries.length > 1)
+    throw new ConfigError('FRAME_ANCESTORS', "'none' cannot be combined with other sources");
+  return entries.length > 0 ? entries : ["'self'"];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -204,14 +363,13 @@ export function loadConfig(env: Env = process.env): Config {
     '',
   );
   const nodeEnv = nonEmpty(env, 'NODE_ENV') ?? 'development';
-  let sessionSecret = nonEmpty(env, 'SESSION_SECRET');
-  if (sessionSecret !== undefined && sessionSecret.length < 32) {
-    throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters long');
-  }
-  if (sessionSecret === undefined) {
-    if (nodeEnv === 'production') throw new ConfigError('SESSION_SECRET', 'is required when NODE_ENV=production');
-    // Development: a secret of this process only; sessions end when it restarts.
-    sessionSecret = randomBytes(32).toString('base64url');
+  const login = loadLoginConfig(env, nodeEnv);
+  // Session cookies are Secure in production and the login callback is built from this URL.
+  if (nodeEnv === 'production' && !publicBaseUrl.startsWith('https://')) {
+    throw new ConfigError(
+      'PUBLIC_BASE_URL',
+      `must be an https:// URL when NODE_ENV=production, got '${publicBaseUrl}'`,
+    );
   }
   return {
     port,
@@ -224,17 +382,54 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+    databaseTimeouts: {
+      acquireTimeoutMs: integer(env, 'DATABASE_ACQUIRE_TIMEOUT_MS', 5000, 50, 120_000),
+      // 0 turns the bound off, as in PostgreSQL.
+      statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
+      lockTimeoutMs: integer(env, 'DATABASE_LOCK_TIMEOUT_MS', 3000, 0, 3_600_000),
+    },
+    databaseStartupWaitMs: integer(env, 'DATABASE_STARTUP_WAIT_MS', 60_000, 0, 3_600_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 100, 600_000),
+    readiness: {
+      timeoutMs: integer(env, 'READYZ_TIMEOUT_MS', 1000, 50, 30_000),
+      maxPoolWaiting: integer(env, 'READYZ_MAX_POOL_WAITING', 50, 0, 100_000),
+    },
     nodeEnv,
-    sessionSecret,
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 90 * 24 * 3600),
-    login: loadLoginConfig(env, nodeEnv),
+    login,
     payoutWorker: (nonEmpty(env, 'PAYOUT_WORKER') ?? 'true') !== 'false',
     payoutIdleMs: integer(env, 'PAYOUT_IDLE_MS', 500, 10, 60_000),
-    webDistDir: path.resolve(nonEmpty(env, 'WEB_DIST_DIR') ?? fileURLToPath(new URL('../web/dist', import.meta.url))),
-    claimReservationTtlSeconds: integer(env, 'CLAIM_RESERVATION_TTL_SECONDS', 30 * 24 * 3600, 60, 3650 * 24 * 3600),
+    webDistDir: path.resolve(
+      nonEmpty(env, 'WEB_DIST_DIR') ?? fileURLToPath(new URL('../web/dist', import.meta.url)),
+    ),
+    claimReservationTtlSeconds: integer(
+      env,
+      'CLAIM_RESERVATION_TTL_SECONDS',
+      30 * 24 * 3600,
+      60,
+      3650 * 24 * 3600,
+    ),
     cacheTtlMs: integer(env, 'CACHE_TTL_MS', 1000, 0, 1000),
     batchConcurrency: integer(env, 'BATCH_CONCURRENCY', 2, 1, 64),
+    completionAlarmWindowSeconds: integer(env, 'COMPLETION_ALARM_WINDOW_SECONDS', 300, 10, 24 * 3600),
+    completionAlarmMultiple: integer(env, 'COMPLETION_ALARM_MULTIPLE', 5, 2, 1000),
+    completionAlarmMinCompletions: integer(env, 'COMPLETION_ALARM_MIN_COMPLETIONS', 100, 1, 1_000_000_000),
+    httpTimeouts: httpTimeouts(env),
+    walletKek: parseWalletKek(nonEmpty(env, 'WALLET_KEK')),
+    rateLimits: loadRateLimitConfig(env),
+    loadShedding: loadLoadSheddingConfig(env),
+    frameAncestors: parseFrameAncestors(nonEmpty(env, 'FRAME_ANCESTORS')),
+    devChain: parseDevChain(nonEmpty(env, 'DEV_CHAIN'), nodeEnv),
   };
+}
+
+/** DEV_CHAIN: on by default outside production, refused in production (like the development login). */
+export function parseDevChain(raw: string | undefined, nodeEnv: string): boolean {
+  if (raw !== undefined && raw !== 'true' && raw !== 'false')
+    throw new ConfigError('DEV_CHAIN', "must be 'true' or 'false'");
+  if (raw === 'true' && nodeEnv === 'production')
+    throw new ConfigError('DEV_CHAIN', 'the development chain is refused when NODE_ENV=production');
+  return raw === undefined ? nodeEnv !== 'production' : raw === 'true';
 }
 
 /** For process entry points: the configuration, or exit 2 with the message naming the variable. */

@@ -25,6 +25,15 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { code: 3003, status: 415, category: 'Request' },
   ROUTE_NOT_FOUND: { code: 3004, status: 404, category: 'Request' },
   RATE_LIMITED: { code: 3005, status: 429, category: 'Request' },
+  // 3006-3019: refusals at the edge (src/http/input-guard.ts, src/http/error-handler.ts)
+  INVALID_CHARACTER: { code: 3006, status: 400, category: 'Request' },
+  MALFORMED_URL: { code: 3007, status: 400, category: 'Request' },
+  URI_TOO_LONG: { code: 3008, status: 414, category: 'Request' },
+  HEADERS_TOO_LARGE: { code: 3009, status: 431, category: 'Request' },
+  REQUEST_TIMEOUT: { code: 3010, status: 408, category: 'Request' },
+  MALFORMED_REQUEST: { code: 3011, status: 400, category: 'Request' },
+  UNSTORABLE_VALUE: { code: 3012, status: 400, category: 'Request' },
+  EXPECTATION_FAILED: { code: 3013, status: 417, category: 'Request' },
   SERVICE_UNAVAILABLE: { code: 3098, status: 503, category: 'Request' },
   INTERNAL_ERROR: { code: 3099, status: 500, category: 'Request' },
 
@@ -66,6 +75,8 @@ export const ERRORS = {
   PARTNER_USER_LINKED_ELSEWHERE: { code: 3415, status: 409, category: 'Linking' },
   ACCOUNT_LINKED_ELSEWHERE: { code: 3416, status: 409, category: 'Linking' },
   NOT_FOUND_MAPPING: { code: 3417, status: 404, category: 'Linking' },
+  // 3420-3439: sessions and login hygiene
+  CROSS_SITE_REQUEST: { code: 3420, status: 403, category: 'Session' },
 
   // --- 3500: rewards ---
   INVALID_AMOUNT: { code: 3500, status: 400, category: 'Reward' },
@@ -76,6 +87,20 @@ export const ERRORS = {
   NOT_FOUND_REWARD_RULE: { code: 3505, status: 404, category: 'Reward' },
   NOT_FOUND_DRAW: { code: 3506, status: 404, category: 'Draw' },
   DRAW_ALREADY_DRAWN: { code: 3507, status: 409, category: 'Draw' },
+
+  // --- 3600: chain payouts (docs/payout.md) ---
+  NOT_FOUND_CHAIN_NETWORK: { code: 3600, status: 404, category: 'Chain' },
+  CHAIN_ID_MISMATCH: { code: 3601, status: 422, category: 'Chain' },
+  CHAIN_RPC_UNAVAILABLE: { code: 3602, status: 503, category: 'Chain' },
+  NOT_A_CHAIN_BUDGET: { code: 3603, status: 409, category: 'Chain' },
+  REWARD_WALLET_EXISTS: { code: 3604, status: 409, category: 'Chain' },
+  INVALID_PRIVATE_KEY: { code: 3605, status: 400, category: 'Chain' },
+  NOT_FOUND_REWARD_WALLET: { code: 3606, status: 404, category: 'Chain' },
+  NOT_A_TOKEN_CONTRACT: { code: 3607, status: 422, category: 'Chain' },
+  NOT_A_DEV_CHAIN_WALLET: { code: 3620, status: 409, category: 'Chain' },
+  SIWE_CHALLENGE_INVALID: { code: 3610, status: 400, category: 'Wallet' },
+  SIWE_SIGNATURE_INVALID: { code: 3611, status: 400, category: 'Wallet' },
+  NOT_FOUND_USER_WALLET: { code: 3612, status: 404, category: 'Wallet' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;
@@ -95,7 +120,11 @@ export class AppError extends Error {
   /** Extra fields the client may use (e.g. which field failed); never internals. */
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(name: ErrorName, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+  constructor(
+    name: ErrorName,
+    message: string,
+    options?: { cause?: unknown; details?: Record<string, unknown> },
+  ) {
     super(message, { cause: options?.cause });
     this.name = 'AppError';
     this.errorName = name;

@@ -1,34 +1,72 @@
-// Process entry: config -> database -> migrations -> server. SIGTERM/SIGINT close the server
-// (finishing requests in flight) and then the database.
+// Process entry: config -> database (waiting for it at start-up) -> migrations -> server. SIGTERM/SIGINT
+// close the server (finishing requests in flight) and then the database, within SHUTDOWN_TIMEOUT_MS.
+import pino from 'pino';
 import { loadConfigOrExit } from './config.ts';
-import { openMigratedDatabase } from './db/open.ts';
+import { describeDbError } from './db/connection.ts';
+import { DatabaseUnreachableError, openMigratedDatabase } from './db/open.ts';
 import { systemClock } from './domain/clock.ts';
-import { buildApp } from './http/server.ts';
+import { buildApp } from './app.ts';
 import { ensureOwnerToken } from './admins/service.ts';
-import { startPayoutWorker } from './rewards/payout.ts';
+import { startPayoutWorker } from './payout/worker.ts';
+import { chainPayoutForWorker } from './chain/claim-payout.ts';
+import { startDevNetwork } from './chain/dev-network.ts';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const { database, applied } = await openMigratedDatabase(config);
-  if (config.adminToken !== undefined) await ensureOwnerToken(database.db, config.adminToken);
+  // Lines of the process itself (start-up, database connections); requests log through Fastify.
+  const log = pino({ level: config.logLevel });
+  let opened: Awaited<ReturnType<typeof openMigratedDatabase>>;
+  try {
+    opened = await openMigratedDatabase(config, log);
+  } catch (error) {
+    const details =
+      error instanceof DatabaseUnreachableError
+        ? { attempts: error.attempts, waitedMs: error.waitedMs, err: describeDbError(error.lastError) }
+        : { err: describeDbError(error) };
+    log.fatal(details, 'database not usable at start-up; exiting');
+    process.exit(1);
+  }
+  const { database, applied } = opened;
   const app = await buildApp({ config, database, clock: systemClock });
+  if (config.adminToken !== undefined) await ensureOwnerToken(database.db, config.adminToken, app.log);
   app.log.info(
-    { database: database.kind, migrationsApplied: applied, dataDir: database.kind === 'pglite' ? config.dataDir : undefined },
+    {
+      database: database.kind,
+      migrationsApplied: applied,
+      dataDir: database.kind === 'pglite' ? config.dataDir : undefined,
+    },
     'database ready',
   );
 
+  // [chain payout] the embedded development chain when no network is registered (DEV_CHAIN, docs/payout.md).
+  const devChain = await startDevNetwork(database.db, systemClock, config, app.log);
   const worker = config.payoutWorker
-    ? startPayoutWorker(database.db, systemClock, { idleMs: config.payoutIdleMs, reservationTtlSeconds: config.claimReservationTtlSeconds, log: (err) => app.log.error({ err }, 'payout batch failed') })
+    ? startPayoutWorker(database.db, systemClock, {
+        idleMs: config.payoutIdleMs,
+        reservationTtlSeconds: config.claimReservationTtlSeconds,
+        log: (err) => app.log.error({ err }, 'payout batch failed'),
+        // [chain payout] claims of chain assets go through the chain outbox.
+        chain: chainPayoutForWorker(database.db, systemClock, config, (message) => app.log.warn(message)),
+      })
     : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    app.log.info(
+      { signal, timeoutMs: config.shutdownTimeoutMs },
+      'shutting down: finishing requests in flight',
+    );
+    // A request stuck on the database (or a client that never reads) must not hold the exit for ever.
+    setTimeout(() => {
+      app.log.error({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutdown timed out; exiting anyway');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     try {
       await app.close();
       await worker?.stop();
+      await devChain?.stop();
       await database.close();
       process.exit(0);
     } catch (err) {
@@ -42,4 +80,9 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
 }
 
-await main();
+// Anything that fails between a reachable database and a listening server (the database lost
+// again, the port taken) ends the process with a JSON line, not a bare stack trace.
+main().catch((err: unknown) => {
+  pino().fatal({ err }, 'start-up failed');
+  process.exit(1);
+});

@@ -17,7 +17,11 @@ const progress = async (partnerUid: string) =>
 describe('POST /v1/achieve', () => {
   it('stores progress, answers 200 with an empty body, and keeps completed sticky', async () => {
     const report = (body: object) =>
-      partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body: { partnerUid: 'u1', missionKey: setup.missionKey, ...body } });
+      partnerCall(ctx, setup, {
+        method: 'POST',
+        url: '/v1/achieve',
+        body: { partnerUid: 'u1', missionKey: setup.missionKey, ...body },
+      });
 
     const first = await report({ completed: false, metadata: { target: 10, current: 3 } });
     expect(first.statusCode).toBe(200);
@@ -29,7 +33,14 @@ describe('POST /v1/achieve', () => {
 
     const items = await progress('u1');
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ missionKey: setup.missionKey, periodKey: '2026-11-22', completed: true, target: 10, current: 2, reportCount: 3 });
+    expect(items[0]).toMatchObject({
+      missionKey: setup.missionKey,
+      periodKey: '2026-11-22',
+      completed: true,
+      target: 10,
+      current: 2,
+      reportCount: 3,
+    });
     expect(items[0].completedAt).toBe('2026-11-22T03:00:00.000Z');
   });
 
@@ -38,7 +49,12 @@ describe('POST /v1/achieve', () => {
       partnerCall(ctx, setup, {
         method: 'POST',
         url: '/v1/achieve',
-        body: { partnerUid: 'crowd', missionKey: setup.missionKey, completed: true, metadata: { current: 10 } },
+        body: {
+          partnerUid: 'crowd',
+          missionKey: setup.missionKey,
+          completed: true,
+          metadata: { current: 10 },
+        },
       }),
     );
     const responses = await Promise.all(calls);

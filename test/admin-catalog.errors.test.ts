@@ -19,10 +19,18 @@ describe('catalog errors', () => {
   it('unknown ids answer with the spec codes', async () => {
     expectError(await ctx.admin('GET', '/admin/v1/promotions/prm_nope'), 404, 2101);
     expectError(await ctx.admin('PATCH', '/admin/v1/promotions/prm_nope', { title: 'x' }), 404, 2101);
-    expectError(await ctx.admin('POST', '/admin/v1/promotions/prm_nope/mission-groups', { title: 'x' }), 404, 2101);
+    expectError(
+      await ctx.admin('POST', '/admin/v1/promotions/prm_nope/mission-groups', { title: 'x' }),
+      404,
+      2101,
+    );
     expectError(await ctx.admin('GET', '/admin/v1/mission-groups/grp_nope'), 404, 1101);
     expectError(
-      await ctx.admin('POST', '/admin/v1/mission-groups/grp_nope/missions', { missionKey: 'k', title: 't', recurrence: 'DAILY' }),
+      await ctx.admin('POST', '/admin/v1/mission-groups/grp_nope/missions', {
+        missionKey: 'k',
+        title: 't',
+        recurrence: 'DAILY',
+      }),
       404,
       1101,
     );
@@ -53,10 +61,23 @@ describe('catalog errors', () => {
   });
 
   it('refuses bad time zones and windows', async () => {
-    const base = { partnerId: setup.partnerId, type: 'COMPOSITE', title: 't', startAt: '2026-01-01T00:00:00Z' };
-    expectError(await ctx.admin('POST', '/admin/v1/promotions', { ...base, timezone: 'Mars/Base' }), 400, 3304);
+    const base = {
+      partnerId: setup.partnerId,
+      type: 'COMPOSITE',
+      title: 't',
+      startAt: '2026-01-01T00:00:00Z',
+    };
     expectError(
-      await ctx.admin('POST', '/admin/v1/promotions', { ...base, timezone: 'UTC', endAt: '2025-12-31T00:00:00Z' }),
+      await ctx.admin('POST', '/admin/v1/promotions', { ...base, timezone: 'Mars/Base' }),
+      400,
+      3304,
+    );
+    expectError(
+      await ctx.admin('POST', '/admin/v1/promotions', {
+        ...base,
+        timezone: 'UTC',
+        endAt: '2025-12-31T00:00:00Z',
+      }),
       400,
       3000,
     );
@@ -71,9 +92,13 @@ describe('catalog errors', () => {
       });
     await ctx.admin('PATCH', `/admin/v1/promotions/${setup.promotionId}`, { status: 'INACTIVE' });
     expectError(await report(), 409, 3301);
-    await ctx.admin('PATCH', `/admin/v1/promotions/${setup.promotionId}`, { status: 'ACTIVE', endAt: '2026-11-22T03:00:00Z' });
+    await ctx.admin('PATCH', `/admin/v1/promotions/${setup.promotionId}`, {
+      status: 'ACTIVE',
+      endAt: '2026-11-22T03:00:00Z',
+    });
     expectError(await report(), 409, 3302);
-    const items = (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/users/late/progress`)).json().items;
+    const items = (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/users/late/progress`)).json()
+      .items;
     expect(items).toEqual([]);
   });
 
@@ -81,7 +106,9 @@ describe('catalog errors', () => {
     const list = (await ctx.admin('GET', '/admin/v1/admin-credentials')).json().items;
     const owner = list.find((c: { role: string }) => c.role === 'OWNER');
     expectError(await ctx.admin('DELETE', `/admin/v1/admin-credentials/${owner.id}`), 409, 3202);
-    const second = (await ctx.admin('POST', '/admin/v1/admin-credentials', { name: 'second', role: 'OWNER' })).json();
+    const second = (
+      await ctx.admin('POST', '/admin/v1/admin-credentials', { name: 'second', role: 'OWNER' })
+    ).json();
     expect((await ctx.admin('DELETE', `/admin/v1/admin-credentials/${owner.id}`)).statusCode).toBe(204);
     expectError(await ctx.admin('GET', '/admin/v1/partners', undefined, ADMIN_TOKEN), 401, 3200);
     expect((await ctx.admin('GET', '/admin/v1/partners', undefined, second.secret)).statusCode).toBe(200);

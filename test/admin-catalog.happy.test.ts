@@ -32,7 +32,10 @@ describe('catalog: promotions, groups, missions', () => {
     const groups = await ctx.admin('GET', `/admin/v1/promotions/${setup.promotionId}/mission-groups`);
     expect(groups.json().items).toHaveLength(1);
 
-    const mission = await ctx.admin('PATCH', `/admin/v1/missions/${setup.missionId}`, { title: 'New title', target: 5 });
+    const mission = await ctx.admin('PATCH', `/admin/v1/missions/${setup.missionId}`, {
+      title: 'New title',
+      target: 5,
+    });
     expect(mission.json()).toMatchObject({ title: 'New title', target: 5, missionKey: setup.missionKey });
     const missions = await ctx.admin('GET', `/admin/v1/mission-groups/${setup.groupId}/missions`);
     expect(missions.json().items.map((m: { id: string }) => m.id)).toEqual([setup.missionId]);
@@ -54,7 +57,11 @@ describe('catalog: promotions, groups, missions', () => {
       startAt: '2026-03-01T00:00:00Z',
     });
     expect(before.statusCode).toBe(200);
-    expect(before.json()).toMatchObject({ type: 'DAILY_CHECK', timezone: 'Asia/Tokyo', startAt: '2026-03-01T00:00:00.000Z' });
+    expect(before.json()).toMatchObject({
+      type: 'DAILY_CHECK',
+      timezone: 'Asia/Tokyo',
+      startAt: '2026-03-01T00:00:00.000Z',
+    });
 
     const activated = await ctx.admin('PATCH', `/admin/v1/promotions/${created.id}`, { status: 'ACTIVE' });
     expect(activated.json().activatedAt).toBe(ctx.clock.now().toISOString());
@@ -67,7 +74,11 @@ describe('catalog: promotions, groups, missions', () => {
     ]) {
       const refused = await ctx.admin('PATCH', `/admin/v1/promotions/${created.id}`, change);
       expect(refused.statusCode, JSON.stringify(change)).toBe(409);
-      expect(refused.json()).toMatchObject({ code: 2102, name: 'IMMUTABLE_PROMOTION_FIELD', field: Object.keys(change)[0] });
+      expect(refused.json()).toMatchObject({
+        code: 2102,
+        name: 'IMMUTABLE_PROMOTION_FIELD',
+        field: Object.keys(change)[0],
+      });
     }
     // The same values are not changes; deactivating keeps the fields frozen.
     const same = await ctx.admin('PATCH', `/admin/v1/promotions/${created.id}`, {
@@ -83,10 +94,15 @@ describe('catalog: promotions, groups, missions', () => {
 
   it('keeps metadata from earlier reports when a later report has none', async () => {
     const report = (body: object) =>
-      partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body: { partnerUid: 'meta', missionKey: setup.missionKey, ...body } });
+      partnerCall(ctx, setup, {
+        method: 'POST',
+        url: '/v1/achieve',
+        body: { partnerUid: 'meta', missionKey: setup.missionKey, ...body },
+      });
     expect((await report({ completed: false, metadata: { target: 9, current: 4 } })).statusCode).toBe(200);
     expect((await report({ completed: false })).statusCode).toBe(200);
-    const items = (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/users/meta/progress`)).json().items;
+    const items = (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/users/meta/progress`)).json()
+      .items;
     expect(items[0]).toMatchObject({ target: 9, current: 4, completed: false, reportCount: 2 });
   });
 });

@@ -27,7 +27,10 @@ describe('partners and API keys', () => {
     const listed = (await ctx.admin('GET', '/admin/v1/partners?limit=10')).json().items;
     expect(listed.map((p: { id: string }) => p.id)).toContain(partner.id);
 
-    const changed = await ctx.admin('PATCH', `/admin/v1/partners/${partner.id}`, { allowedIps: [], status: 'DISABLED' });
+    const changed = await ctx.admin('PATCH', `/admin/v1/partners/${partner.id}`, {
+      allowedIps: [],
+      status: 'DISABLED',
+    });
     expect(changed.json()).toMatchObject({ allowedIps: [], status: 'DISABLED', name: 'Acme' });
   });
 
@@ -41,10 +44,16 @@ describe('partners and API keys', () => {
 
     const list = await ctx.admin('GET', `/admin/v1/partners/${partner.id}/api-keys`);
     expect(list.body).not.toContain(key.apiKey);
-    expect(list.json().items).toEqual([expect.objectContaining({ id: key.id, name: 'server-1', revokedAt: null })]);
+    expect(list.json().items).toEqual([
+      expect.objectContaining({ id: key.id, name: 'server-1', revokedAt: null }),
+    ]);
 
-    expect((await ctx.admin('DELETE', `/admin/v1/partners/${partner.id}/api-keys/${key.id}`)).statusCode).toBe(204);
-    expect((await ctx.admin('DELETE', `/admin/v1/partners/${partner.id}/api-keys/${key.id}`)).statusCode).toBe(204);
+    expect(
+      (await ctx.admin('DELETE', `/admin/v1/partners/${partner.id}/api-keys/${key.id}`)).statusCode,
+    ).toBe(204);
+    expect(
+      (await ctx.admin('DELETE', `/admin/v1/partners/${partner.id}/api-keys/${key.id}`)).statusCode,
+    ).toBe(204);
     const after = (await ctx.admin('GET', `/admin/v1/partners/${partner.id}/api-keys`)).json().items;
     expect(after[0].revokedAt).not.toBeNull();
   });
@@ -55,14 +64,22 @@ describe('partners and API keys', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 3000, field: 'allowedIps' });
     }
-    for (const url of ['ftp://acme.example/x', 'https://acme.example/x?a=1', 'https://acme.example/x#f', 'https://u:p@acme.example/x', '/relative']) {
+    for (const url of [
+      'ftp://acme.example/x',
+      'https://acme.example/x?a=1',
+      'https://acme.example/x#f',
+      'https://u:p@acme.example/x',
+      '/relative',
+    ]) {
       const response = await ctx.admin('POST', '/admin/v1/partners', { name: 'x', redirectUrls: [url] });
       expect(response.statusCode, url).toBe(400);
       expect(response.json()).toMatchObject({ code: 3000, field: 'redirectUrls' });
     }
     expect((await ctx.admin('GET', '/admin/v1/partners/ptn_nope')).json()).toMatchObject({ code: 3102 });
     expect((await ctx.admin('PATCH', '/admin/v1/partners/ptn_nope', { name: 'y' })).statusCode).toBe(404);
-    expect((await ctx.admin('POST', '/admin/v1/partners/ptn_nope/api-keys', {})).json()).toMatchObject({ code: 3102 });
+    expect((await ctx.admin('POST', '/admin/v1/partners/ptn_nope/api-keys', {})).json()).toMatchObject({
+      code: 3102,
+    });
     const partner = (await ctx.admin('POST', '/admin/v1/partners', { name: 'Keyless' })).json();
     const missing = await ctx.admin('DELETE', `/admin/v1/partners/${partner.id}/api-keys/key_nope`);
     expect(missing.statusCode).toBe(404);

@@ -16,7 +16,11 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-function callOn(app: App, setup: MissionSetup, options: { method: InjectOptions['method']; url: string; body?: unknown }) {
+function callOn(
+  app: App,
+  setup: MissionSetup,
+  options: { method: InjectOptions['method']; url: string; body?: unknown },
+) {
   return app.inject({
     method: options.method,
     url: options.url,
@@ -40,14 +44,22 @@ describe('hot-path caches in one process', () => {
   it('a revoked key and a deactivated promotion are refused on the next call', async () => {
     const setup = await setupMission(ctx, { missionKey: 'cached' });
     const body = { partnerUid: 'c1', missionKey: 'cached', completed: false };
-    expect((await partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode).toBe(200);
+    expect((await partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode).toBe(
+      200,
+    );
     await ctx.admin('PATCH', `/admin/v1/promotions/${setup.promotionId}`, { status: 'INACTIVE' });
-    expect((await partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body })).json().name).toBe('PROMOTION_NOT_ACTIVE');
+    expect((await partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body })).json().name).toBe(
+      'PROMOTION_NOT_ACTIVE',
+    );
 
     const keys = (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/api-keys`)).json().items;
-    expect((await partnerCall(ctx, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=c1' })).statusCode).toBe(200);
+    expect(
+      (await partnerCall(ctx, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=c1' })).statusCode,
+    ).toBe(200);
     await ctx.admin('DELETE', `/admin/v1/partners/${setup.partnerId}/api-keys/${keys[0].id}`);
-    expect((await partnerCall(ctx, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=c1' })).statusCode).toBe(401);
+    expect(
+      (await partnerCall(ctx, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=c1' })).statusCode,
+    ).toBe(401);
   });
 });
 
@@ -59,15 +71,29 @@ describe.skipIf(!process.env.DATABASE_URL)('hot-path caches across processes', (
       const setup = await setupMission(ctx, { missionKey: 'shared' });
       const body = { partnerUid: 's1', missionKey: 'shared', completed: false };
       // The second process has everything cached.
-      expect((await callOn(second.app, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode).toBe(200);
-      expect((await callOn(second.app, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=s1' })).statusCode).toBe(200);
+      expect((await callOn(second.app, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode).toBe(
+        200,
+      );
+      expect(
+        (await callOn(second.app, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=s1' }))
+          .statusCode,
+      ).toBe(200);
 
       await ctx.admin('PATCH', `/admin/v1/promotions/${setup.promotionId}`, { status: 'INACTIVE' });
-      const promotionMs = await within(1000, async () => (await callOn(second.app, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode === 409);
+      const promotionMs = await within(
+        1000,
+        async () =>
+          (await callOn(second.app, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode === 409,
+      );
 
       const keys = (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/api-keys`)).json().items;
       await ctx.admin('DELETE', `/admin/v1/partners/${setup.partnerId}/api-keys/${keys[0].id}`);
-      const keyMs = await within(1000, async () => (await callOn(second.app, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=s1' })).statusCode === 401);
+      const keyMs = await within(
+        1000,
+        async () =>
+          (await callOn(second.app, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=s1' }))
+            .statusCode === 401,
+      );
       expect(Math.max(promotionMs, keyMs)).toBeLessThan(1000);
     } finally {
       await second.close();

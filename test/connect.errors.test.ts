@@ -3,7 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerCall, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
-import { createLinkingPartner, issuerEnv, loginAtPartner, startTestIssuer, TestBrowser } from './login-helpers.ts';
+import {
+  createLinkingPartner,
+  issuerEnv,
+  loginAtPartner,
+  startTestIssuer,
+  TestBrowser,
+} from './login-helpers.ts';
 import type { TestIssuer } from './login-helpers.ts';
 
 let issuer: TestIssuer;
@@ -32,7 +38,10 @@ function connect(body: unknown, as = partner) {
 }
 
 async function linked(partnerUid: string, as = partner): Promise<boolean> {
-  const response = await partnerCall(ctx, as, { method: 'GET', url: `/v1/mission-users?partnerUid=${encodeURIComponent(partnerUid)}` });
+  const response = await partnerCall(ctx, as, {
+    method: 'GET',
+    url: `/v1/mission-users?partnerUid=${encodeURIComponent(partnerUid)}`,
+  });
   return response.json<{ result: boolean }>().result;
 }
 
@@ -54,7 +63,11 @@ describe('connect', () => {
     const statuses = answers.map((a) => a.statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(11);
-    const rows = await ctx.database.db.selectFrom('user_mappings').select('partner_uid').where('partner_uid', 'like', 'u-race-%').execute();
+    const rows = await ctx.database.db
+      .selectFrom('user_mappings')
+      .select('partner_uid')
+      .where('partner_uid', 'like', 'u-race-%')
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
@@ -102,7 +115,13 @@ describe('connect', () => {
   });
 
   it('missing or mistyped fields are 400 VALIDATION_FAILED', async () => {
-    for (const body of [{}, { token: 'x', partnerUid: 'u' }, { token: 1, partnerUid: 'u', region: 'KR' }, { token: 'x', partnerUid: '', region: 'KR' }, { token: 'x', partnerUid: 'u', region: 'KR', extra: 1 }]) {
+    for (const body of [
+      {},
+      { token: 'x', partnerUid: 'u' },
+      { token: 1, partnerUid: 'u', region: 'KR' },
+      { token: 'x', partnerUid: '', region: 'KR' },
+      { token: 'x', partnerUid: 'u', region: 'KR', extra: 1 },
+    ]) {
       const response = await connect(body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json().name).toBe('VALIDATION_FAILED');
@@ -110,13 +129,19 @@ describe('connect', () => {
   });
 
   it('needs partner credentials', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: '/v1/mission-users/connect', payload: { token: 'x', partnerUid: 'u', region: 'KR' } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/mission-users/connect',
+      payload: { token: 'x', partnerUid: 'u', region: 'KR' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json().name).toBe('PARTNER_UNAUTHORIZED');
   });
 
   it('refuses a partner user linked to another account, and an account linked to another partner user', async () => {
-    expect((await connect({ token: await tokenFor('dave'), partnerUid: 'u-dave', region: 'KR' })).statusCode).toBe(200);
+    expect(
+      (await connect({ token: await tokenFor('dave'), partnerUid: 'u-dave', region: 'KR' })).statusCode,
+    ).toBe(200);
 
     const takenUid = await connect({ token: await tokenFor('eve'), partnerUid: 'u-dave', region: 'KR' });
     expect(takenUid.statusCode).toBe(409);
@@ -127,7 +152,10 @@ describe('connect', () => {
     expect(secondUid.json()).toMatchObject({ code: 3416, name: 'ACCOUNT_LINKED_ELSEWHERE' });
 
     // The same account may link to a user of another partner.
-    expect((await connect({ token: await tokenFor('dave', other), partnerUid: 'u-dave', region: 'KR' }, other)).statusCode).toBe(200);
+    expect(
+      (await connect({ token: await tokenFor('dave', other), partnerUid: 'u-dave', region: 'KR' }, other))
+        .statusCode,
+    ).toBe(200);
     const mapping = await ctx.admin('GET', `/admin/v1/partners/${partner.partnerId}/users/u-dave/mapping`);
     expect(mapping.json().account.subject).toBe('dave');
   });
@@ -135,7 +163,9 @@ describe('connect', () => {
 
 describe('unlink (operator)', () => {
   it('shows a mapping, removes it, and the user may link again', async () => {
-    expect((await connect({ token: await tokenFor('frank'), partnerUid: 'u-frank', region: 'KR' })).statusCode).toBe(200);
+    expect(
+      (await connect({ token: await tokenFor('frank'), partnerUid: 'u-frank', region: 'KR' })).statusCode,
+    ).toBe(200);
     const viewer = await ctx.admin('POST', '/admin/v1/admin-credentials', { name: 'viewer', role: 'VIEWER' });
     const viewerSecret = viewer.json<{ secret: string }>().secret;
     const url = `/admin/v1/partners/${partner.partnerId}/users/u-frank/mapping`;
@@ -152,9 +182,13 @@ describe('unlink (operator)', () => {
     expect(gone.statusCode).toBe(404);
     expect(gone.json().name).toBe('NOT_FOUND_MAPPING');
     expect((await ctx.admin('GET', url)).statusCode).toBe(404);
-    expect((await ctx.admin('GET', `/admin/v1/partners/ptn_nope/users/u-frank/mapping`)).json().name).toBe('NOT_FOUND_PARTNER');
+    expect((await ctx.admin('GET', `/admin/v1/partners/ptn_nope/users/u-frank/mapping`)).json().name).toBe(
+      'NOT_FOUND_PARTNER',
+    );
 
-    expect((await connect({ token: await tokenFor('frank'), partnerUid: 'u-frank', region: 'KR' })).statusCode).toBe(200);
+    expect(
+      (await connect({ token: await tokenFor('frank'), partnerUid: 'u-frank', region: 'KR' })).statusCode,
+    ).toBe(200);
     expect(await linked('u-frank')).toBe(true);
   });
 });

@@ -4,12 +4,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { partnerCall, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
-import { APP_ORIGIN, authUrl, createLinkingPartner, loginAtPartner, loginFormAction, PARTNER_REDIRECT, TestBrowser } from './login-helpers.ts';
+import {
+  APP_ORIGIN,
+  authUrl,
+  createLinkingPartner,
+  loginAtPartner,
+  loginFormAction,
+  PARTNER_REDIRECT,
+  TestBrowser,
+} from './login-helpers.ts';
 
 let ctx: TestContext;
 
 beforeAll(async () => {
-  ctx = await startTestApp({ env: { PUBLIC_BASE_URL: APP_ORIGIN }, now: new Date().toISOString(), captureLogs: true });
+  ctx = await startTestApp({
+    env: { PUBLIC_BASE_URL: APP_ORIGIN },
+    now: new Date().toISOString(),
+    captureLogs: true,
+  });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -17,9 +29,16 @@ afterAll(async () => {
 
 describe('embedded development login', () => {
   it('publishes its discovery document under /dev-oidc', async () => {
-    const response = await ctx.app.inject({ method: 'GET', url: '/dev-oidc/.well-known/openid-configuration', headers: { host: 'app.test' } });
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: '/dev-oidc/.well-known/openid-configuration',
+      headers: { host: 'app.test' },
+    });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ issuer: `${APP_ORIGIN}/dev-oidc`, code_challenge_methods_supported: ['S256'] });
+    expect(response.json()).toMatchObject({
+      issuer: `${APP_ORIGIN}/dev-oidc`,
+      code_challenge_methods_supported: ['S256'],
+    });
   });
 
   it('says it is for development, on the page and in the logs', async () => {
@@ -29,7 +48,9 @@ describe('embedded development login', () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain('Development only');
     expect(page.body).toContain('<label for="username">');
-    expect(ctx.logs.some((line) => line.level === 40 && String(line.msg).includes('DEVELOPMENT login provider'))).toBe(true);
+    expect(
+      ctx.logs.some((line) => line.level === 40 && String(line.msg).includes('DEVELOPMENT login provider')),
+    ).toBe(true);
   });
 
   it('links a user end to end with nothing but this service', async () => {
@@ -37,9 +58,16 @@ describe('embedded development login', () => {
     const landed = await loginAtPartner(new TestBrowser(ctx), partner.partnerId, 'dev-user');
     const token = landed.searchParams.get('token');
     expect(token).toMatch(/^mtk_/);
-    const connected = await partnerCall(ctx, partner, { method: 'POST', url: '/v1/mission-users/connect', body: { token, partnerUid: 'u-dev', region: 'KR' } });
+    const connected = await partnerCall(ctx, partner, {
+      method: 'POST',
+      url: '/v1/mission-users/connect',
+      body: { token, partnerUid: 'u-dev', region: 'KR' },
+    });
     expect(connected.statusCode).toBe(200);
-    const check = await partnerCall(ctx, partner, { method: 'GET', url: '/v1/mission-users?partnerUid=u-dev' });
+    const check = await partnerCall(ctx, partner, {
+      method: 'GET',
+      url: '/v1/mission-users?partnerUid=u-dev',
+    });
     expect(check.json()).toEqual({ result: true });
   });
 
@@ -47,7 +75,9 @@ describe('embedded development login', () => {
     const browser = new TestBrowser(ctx);
     const partner = await createLinkingPartner(ctx);
     const page = (await browser.follow(authUrl(partner.partnerId, PARTNER_REDIRECT))).hops.at(-1)!;
-    const posted = await browser.request('POST', loginFormAction(page).login, { form: { username: '<script>' } });
+    const posted = await browser.request('POST', loginFormAction(page).login, {
+      form: { username: '<script>' },
+    });
     expect(posted.status).toBe(400);
     expect(posted.body).not.toContain('<script>');
     expect(posted.body).toContain('A user name is');
@@ -55,7 +85,7 @@ describe('embedded development login', () => {
 });
 
 describe('configuration', () => {
-  const production = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) };
+  const production = { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://rewards.example' };
 
   it('production refuses to start with the embedded login', () => {
     expect(() => loadConfig(production)).toThrow(ConfigError);
@@ -63,7 +93,9 @@ describe('configuration', () => {
   });
 
   it('a configured issuer needs its client id and secret; LINE gets its documented parameters', () => {
-    expect(() => loadConfig({ ...production, LOGIN_OIDC_ISSUER: 'https://access.line.me' })).toThrow(/LOGIN_OIDC_CLIENT_ID/);
+    expect(() => loadConfig({ ...production, LOGIN_OIDC_ISSUER: 'https://access.line.me' })).toThrow(
+      /LOGIN_OIDC_CLIENT_ID/,
+    );
     const config = loadConfig({
       ...production,
       LOGIN_OIDC_ISSUER: 'https://access.line.me',
@@ -82,6 +114,14 @@ describe('configuration', () => {
     });
     expect(custom.login.params.WEB).toEqual({ initial_amr_display: 'lineqr', ui_locales: 'ja' });
     expect(custom.login.params.MINI).toEqual({ bot_prompt: 'normal' });
-    expect(() => loadConfig({ ...production, LOGIN_OIDC_ISSUER: 'https://access.line.me', LOGIN_OIDC_CLIENT_ID: '1', LOGIN_OIDC_CLIENT_SECRET: 's', LOGIN_OIDC_ID_TOKEN_ALG: 'none' })).toThrow(/LOGIN_OIDC_ID_TOKEN_ALG/);
+    expect(() =>
+      loadConfig({
+        ...production,
+        LOGIN_OIDC_ISSUER: 'https://access.line.me',
+        LOGIN_OIDC_CLIENT_ID: '1',
+        LOGIN_OIDC_CLIENT_SECRET: 's',
+        LOGIN_OIDC_ID_TOKEN_ALG: 'none',
+      }),
+    ).toThrow(/LOGIN_OIDC_ID_TOKEN_ALG/);
   });
 });

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, partnerCall, setupMission, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
-import { runPayoutBatch, startPayoutWorker } from '../src/rewards/payout.ts';
+import { runPayoutBatch, startPayoutWorker } from '../src/payout/worker.ts';
 
 let ctx: TestContext;
 let budgetId: string;
@@ -13,12 +13,26 @@ let setup: Awaited<ReturnType<typeof setupMission>>;
 beforeAll(async () => {
   ctx = await startTestApp({ now: '2026-11-22T03:00:00Z' });
   setup = await setupMission(ctx, { missionKey: 'lucky', recurrence: 'ONE_TIME' });
-  const assetId = (await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'GEM', name: 'Gems', decimals: 0 })).json().id;
-  budgetId = (await ctx.admin('POST', '/admin/v1/budgets', { type: 'LUCKY_DRAW', assetId, name: 'Gems draw', total: '100' })).json().id;
+  const assetId = (
+    await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'GEM', name: 'Gems', decimals: 0 })
+  ).json().id;
+  budgetId = (
+    await ctx.admin('POST', '/admin/v1/budgets', {
+      type: 'LUCKY_DRAW',
+      assetId,
+      name: 'Gems draw',
+      total: '100',
+    })
+  ).json().id;
   await ctx.admin('PUT', `/admin/v1/missions/${setup.missionId}/reward`, { type: 'LUCKY_DRAW', budgetId });
   for (let i = 0; i < 12; i++) {
-    if (i % 2 === 0) await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: `player-${i}` } });
-    await partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body: { partnerUid: `player-${i}`, missionKey: 'lucky', completed: true } });
+    if (i % 2 === 0)
+      await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: `player-${i}` } });
+    await partnerCall(ctx, setup, {
+      method: 'POST',
+      url: '/v1/achieve',
+      body: { partnerUid: `player-${i}`, missionKey: 'lucky', completed: true },
+    });
   }
 });
 afterAll(async () => {
@@ -28,11 +42,41 @@ afterAll(async () => {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('lucky draw', () => {
+  it("only linked players hold tickets; the others' wait, deferred, for their link", async () => {
+    expect((await ctx.admin('GET', '/admin/v1/tickets?filter=RECEIVED')).json().items).toHaveLength(6);
+    const deferred = await ctx.database.db
+      .selectFrom('deferred_rewards')
+      .select(['kind', 'partner_uid'])
+      .where('budget_id', '=', budgetId)
+      .orderBy('partner_uid')
+      .execute();
+    expect(deferred.map((d) => `${d.kind}:${d.partner_uid}`)).toEqual([
+      'TICKET:player-1',
+      'TICKET:player-11',
+      'TICKET:player-3',
+      'TICKET:player-5',
+      'TICKET:player-7',
+      'TICKET:player-9',
+    ]);
+  });
+
   it('commits, draws, reveals, and anyone can recompute the winners', async () => {
-    const created = await ctx.admin('POST', '/admin/v1/draws', { budgetId, title: 'Winter draw', prizeAmount: '10', winnersCount: 3, scheduledAt: '2026-11-23T00:00:00Z' });
+    const created = await ctx.admin('POST', '/admin/v1/draws', {
+      budgetId,
+      title: 'Winter draw',
+      prizeAmount: '10',
+      winnersCount: 3,
+      scheduledAt: '2026-11-23T00:00:00Z',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const draw = created.json();
-    expect(draw).toMatchObject({ status: 'COMMITTED', seed: null, winners: null, prizeAmount: '10', assetSymbol: 'GEM' });
+    expect(draw).toMatchObject({
+      status: 'COMMITTED',
+      seed: null,
+      winners: null,
+      prizeAmount: '10',
+      assetSymbol: 'GEM',
+    });
     expect(draw.commitment).toMatch(/^[0-9a-f]{64}$/);
     // Public before the draw: the commitment, never the seed.
     const before = await ctx.app.inject({ method: 'GET', url: `/v1/draws/${draw.id}` });
@@ -43,12 +87,14 @@ describe('lucky draw', () => {
     expect(ran.statusCode, ran.body).toBe(200);
     const published = (await ctx.app.inject({ method: 'GET', url: `/v1/draws/${draw.id}` })).json();
     expect(published.status).toBe('DRAWN');
-    expect(published.ticketCount).toBe(12);
-    expect(published.tickets).toHaveLength(12);
+    expect(published.ticketCount).toBe(6);
+    expect(published.tickets).toHaveLength(6);
     // Recompute, independently of the service's code.
     expect(sha256(published.seed)).toBe(draw.commitment);
     const expected = [...published.tickets]
-      .sort((a: string, b: string) => (sha256(`${published.seed}:${a}`) < sha256(`${published.seed}:${b}`) ? -1 : 1))
+      .sort((a: string, b: string) =>
+        sha256(`${published.seed}:${a}`) < sha256(`${published.seed}:${b}`) ? -1 : 1,
+      )
       .slice(0, 3)
       .sort();
     expect(published.winners.map((w: { ticketId: string }) => w.ticketId).sort()).toEqual(expected);
@@ -56,12 +102,17 @@ describe('lucky draw', () => {
     // Every ticket is DRAWN; the winners have claims from the LUCKY_DRAW budget.
     expect((await ctx.admin('GET', '/admin/v1/tickets?filter=RECEIVED')).json().items).toHaveLength(0);
     const drawn = (await ctx.admin('GET', '/admin/v1/tickets?filter=DRAWN')).json().items;
-    expect(drawn).toHaveLength(12);
+    expect(drawn).toHaveLength(6);
     expect(drawn.filter((t: { won: boolean }) => t.won)).toHaveLength(3);
     const claims = (await ctx.admin('GET', `/admin/v1/claims?budgetId=${budgetId}`)).json().items;
     expect(claims).toHaveLength(3);
-    expect(claims.every((c: { source: string; amount: string }) => c.source === 'DRAW' && c.amount === '10')).toBe(true);
-    expect((await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`)).json()).toMatchObject({ remaining: '70', reserved: '30' });
+    expect(
+      claims.every((c: { source: string; amount: string }) => c.source === 'DRAW' && c.amount === '10'),
+    ).toBe(true);
+    expect((await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`)).json()).toMatchObject({
+      remaining: '70',
+      reserved: '30',
+    });
     await runPayoutBatch(ctx.database.db, ctx.clock);
 
     const again = await ctx.admin('POST', `/admin/v1/draws/${draw.id}/run`);
@@ -70,12 +121,26 @@ describe('lucky draw', () => {
   });
 
   it('a draw runs by itself at its scheduled time', async () => {
-    await partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body: { partnerUid: 'late-player', missionKey: 'lucky', completed: true } });
-    const draw = (await ctx.admin('POST', '/admin/v1/draws', { budgetId, title: 'Scheduled', prizeAmount: '1', winnersCount: 1, scheduledAt: '2026-11-22T04:00:00Z' })).json();
+    await partnerCall(ctx, setup, {
+      method: 'POST',
+      url: '/v1/achieve',
+      body: { partnerUid: 'late-player', missionKey: 'lucky', completed: true },
+    });
+    const draw = (
+      await ctx.admin('POST', '/admin/v1/draws', {
+        budgetId,
+        title: 'Scheduled',
+        prizeAmount: '1',
+        winnersCount: 1,
+        scheduledAt: '2026-11-22T04:00:00Z',
+      })
+    ).json();
     const worker = startPayoutWorker(ctx.database.db, ctx.clock, { idleMs: 10 });
     try {
       await new Promise((r) => setTimeout(r, 100));
-      expect((await ctx.app.inject({ method: 'GET', url: `/v1/draws/${draw.id}` })).json().status).toBe('COMMITTED');
+      expect((await ctx.app.inject({ method: 'GET', url: `/v1/draws/${draw.id}` })).json().status).toBe(
+        'COMMITTED',
+      );
       ctx.clock.set('2026-11-22T04:00:01Z');
       const deadline = Date.now() + 5000;
       let status = 'COMMITTED';
@@ -90,13 +155,32 @@ describe('lucky draw', () => {
   });
 
   it('refuses bad draws', async () => {
-    const fixedAsset = (await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'F', name: 'F', decimals: 2 })).json().id;
-    const fixed = (await ctx.admin('POST', '/admin/v1/budgets', { type: 'FIXED', assetId: fixedAsset, name: 'f', total: '1' })).json().id;
+    const fixedAsset = (
+      await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'F', name: 'F', decimals: 2 })
+    ).json().id;
+    const fixed = (
+      await ctx.admin('POST', '/admin/v1/budgets', {
+        type: 'FIXED',
+        assetId: fixedAsset,
+        name: 'f',
+        total: '1',
+      })
+    ).json().id;
     const base = { title: 'x', prizeAmount: '1', winnersCount: 1, scheduledAt: '2026-11-23T00:00:00Z' };
-    expect((await ctx.admin('POST', '/admin/v1/draws', { ...base, budgetId: fixed })).json().name).toBe('BUDGET_TYPE_MISMATCH');
-    expect((await ctx.admin('POST', '/admin/v1/draws', { ...base, budgetId, prizeAmount: '0.5' })).json().name).toBe('INVALID_AMOUNT');
-    expect((await ctx.admin('POST', '/admin/v1/draws', { ...base, budgetId, winnersCount: 0 })).statusCode).toBe(400);
-    expect((await ctx.admin('POST', '/admin/v1/draws', { ...base, budgetId: 'bdg_nope' })).json().code).toBe(1902);
-    expect((await ctx.app.inject({ method: 'GET', url: '/v1/draws/drw_nope' })).json().name).toBe('NOT_FOUND_DRAW');
+    expect((await ctx.admin('POST', '/admin/v1/draws', { ...base, budgetId: fixed })).json().name).toBe(
+      'BUDGET_TYPE_MISMATCH',
+    );
+    expect(
+      (await ctx.admin('POST', '/admin/v1/draws', { ...base, budgetId, prizeAmount: '0.5' })).json().name,
+    ).toBe('INVALID_AMOUNT');
+    expect(
+      (await ctx.admin('POST', '/admin/v1/draws', { ...base, budgetId, winnersCount: 0 })).statusCode,
+    ).toBe(400);
+    expect((await ctx.admin('POST', '/admin/v1/draws', { ...base, budgetId: 'bdg_nope' })).json().code).toBe(
+      1902,
+    );
+    expect((await ctx.app.inject({ method: 'GET', url: '/v1/draws/drw_nope' })).json().name).toBe(
+      'NOT_FOUND_DRAW',
+    );
   });
 });

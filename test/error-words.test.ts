@@ -12,7 +12,12 @@ describe('error codes in words', () => {
   });
 
   it('describes an API error by its words, its code and the service message with the field', () => {
-    const error = new ApiError(409, { code: 2102, name: 'IMMUTABLE_PROMOTION_FIELD', message: "'timezone' cannot change", field: 'body.timezone' });
+    const error = new ApiError(409, {
+      code: 2102,
+      name: 'IMMUTABLE_PROMOTION_FIELD',
+      message: "'timezone' cannot change",
+      field: 'body.timezone',
+    });
     expect(describeError(error)).toEqual({
       summary: 'This field is locked: the promotion has been active.',
       reference: 'Error 2102 IMMUTABLE_PROMOTION_FIELD',
@@ -21,7 +26,9 @@ describe('error codes in words', () => {
   });
 
   it('falls back to the message for a code it does not know, and names a page error as such', () => {
-    expect(describeError(new ApiError(418, { code: 9999, name: 'SOMETHING_NEW', message: 'new thing' })).summary).toBe('new thing');
+    expect(
+      describeError(new ApiError(418, { code: 9999, name: 'SOMETHING_NEW', message: 'new thing' })).summary,
+    ).toBe('new thing');
     expect(describeError(new Error('boom'))).toMatchObject({ reference: 'Page error', detail: 'boom' });
   });
 });

@@ -32,7 +32,11 @@ afterAll(async () => {
 const isCallback = (url: string) => url.startsWith(`${APP_ORIGIN}/v1/mission-users/auth/callback`);
 
 /** Logs in at the provider and stops just before the browser reaches our callback. */
-async function upToCallback(browser: TestBrowser, username = 'mallory', tamper?: (auth: URL) => void): Promise<string> {
+async function upToCallback(
+  browser: TestBrowser,
+  username = 'mallory',
+  tamper?: (auth: URL) => void,
+): Promise<string> {
   const start = await browser.request('GET', authUrl(partner.partnerId, PARTNER_REDIRECT));
   const auth = new URL(start.location as string);
   tamper?.(auth);
@@ -74,7 +78,10 @@ describe('login redirect refuses, never redirects', () => {
   ];
   it.each(cases)('redirectUrl with %s is a 400 with no Location', async (_label, redirectUrl) => {
     const before = await loginStates();
-    const response = await ctx.app.inject({ method: 'GET', url: `/v1/mission-users/auth?${new URLSearchParams({ partnerId: partner.partnerId, redirectUrl })}` });
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: `/v1/mission-users/auth?${new URLSearchParams({ partnerId: partner.partnerId, redirectUrl })}`,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.headers.location).toBeUndefined();
     expect(response.json()).toMatchObject({ code: 3400, name: 'INVALID_REDIRECT_URL' });
@@ -94,26 +101,41 @@ describe('login redirect refuses, never redirects', () => {
   });
 
   it('an unknown or disabled partner, a missing field or a bad browserType is a 400', async () => {
-    const unknown = await ctx.app.inject({ method: 'GET', url: `/v1/mission-users/auth?${new URLSearchParams({ partnerId: 'ptn_nope', redirectUrl: PARTNER_REDIRECT })}` });
+    const unknown = await ctx.app.inject({
+      method: 'GET',
+      url: `/v1/mission-users/auth?${new URLSearchParams({ partnerId: 'ptn_nope', redirectUrl: PARTNER_REDIRECT })}`,
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().name).toBe('LOGIN_PARTNER_INVALID');
 
     const other = await createLinkingPartner(ctx, [PARTNER_REDIRECT]);
     await ctx.admin('PATCH', `/admin/v1/partners/${other.partnerId}`, { status: 'DISABLED' });
-    const disabled = await ctx.app.inject({ method: 'GET', url: `/v1/mission-users/auth?${new URLSearchParams({ partnerId: other.partnerId, redirectUrl: PARTNER_REDIRECT })}` });
+    const disabled = await ctx.app.inject({
+      method: 'GET',
+      url: `/v1/mission-users/auth?${new URLSearchParams({ partnerId: other.partnerId, redirectUrl: PARTNER_REDIRECT })}`,
+    });
     expect(disabled.statusCode).toBe(400);
     expect(disabled.json().name).toBe('LOGIN_PARTNER_INVALID');
 
-    const missing = await ctx.app.inject({ method: 'GET', url: `/v1/mission-users/auth?partnerId=${partner.partnerId}` });
+    const missing = await ctx.app.inject({
+      method: 'GET',
+      url: `/v1/mission-users/auth?partnerId=${partner.partnerId}`,
+    });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().name).toBe('VALIDATION_FAILED');
 
     for (const browserType of ['mini', 'APP', 'WEB ']) {
-      const bad = await ctx.app.inject({ method: 'GET', url: `/v1/mission-users/auth?${new URLSearchParams({ partnerId: partner.partnerId, redirectUrl: PARTNER_REDIRECT, browserType })}` });
+      const bad = await ctx.app.inject({
+        method: 'GET',
+        url: `/v1/mission-users/auth?${new URLSearchParams({ partnerId: partner.partnerId, redirectUrl: PARTNER_REDIRECT, browserType })}`,
+      });
       expect(bad.statusCode, browserType).toBe(400);
       expect(bad.json().name).toBe('INVALID_BROWSER_TYPE');
     }
-    const empty = await ctx.app.inject({ method: 'GET', url: `/v1/mission-users/auth?${new URLSearchParams({ partnerId: partner.partnerId, redirectUrl: PARTNER_REDIRECT, browserType: '' })}` });
+    const empty = await ctx.app.inject({
+      method: 'GET',
+      url: `/v1/mission-users/auth?${new URLSearchParams({ partnerId: partner.partnerId, redirectUrl: PARTNER_REDIRECT, browserType: '' })}`,
+    });
     expect(empty.statusCode).toBe(302);
   });
 });
@@ -140,7 +162,11 @@ describe('the callback', () => {
   });
 
   it('refuses a callback without a state, or arriving in another browser', async () => {
-    const none = await ctx.app.inject({ method: 'GET', url: '/v1/mission-users/auth/callback?code=abc', headers: { accept: 'application/json' } });
+    const none = await ctx.app.inject({
+      method: 'GET',
+      url: '/v1/mission-users/auth/callback?code=abc',
+      headers: { accept: 'application/json' },
+    });
     expect(none.statusCode).toBe(400);
     expect(none.json().name).toBe('LOGIN_STATE_INVALID');
 
@@ -156,7 +182,9 @@ describe('the callback', () => {
 
   it('a login with the wrong nonce goes back to the partner with error, never a token', async () => {
     const browser = new TestBrowser(ctx);
-    const callback = await upToCallback(browser, 'mallory', (auth) => auth.searchParams.set('nonce', 'nonce-of-another-login-0123456789abcdef012345'));
+    const callback = await upToCallback(browser, 'mallory', (auth) =>
+      auth.searchParams.set('nonce', 'nonce-of-another-login-0123456789abcdef012345'),
+    );
     const answer = await browser.request('GET', callback);
     expect(answer.status).toBe(302);
     const back = new URL(answer.location as string);
@@ -168,7 +196,9 @@ describe('the callback', () => {
 
   it('a code obtained with another PKCE challenge is not exchanged', async () => {
     const browser = new TestBrowser(ctx);
-    const callback = await upToCallback(browser, 'mallory', (auth) => auth.searchParams.set('code_challenge', 'A'.repeat(43)));
+    const callback = await upToCallback(browser, 'mallory', (auth) =>
+      auth.searchParams.set('code_challenge', 'A'.repeat(43)),
+    );
     const answer = await browser.request('GET', callback);
     const back = new URL(answer.location as string);
     expect(back.searchParams.get('error')).toBe('login_failed');
@@ -209,10 +239,16 @@ describe('the callback', () => {
 });
 
 describe('the mission page login', () => {
-  it.each(['//evil.example/app', 'https://evil.example/app', '/\\evil.example'])('refuses returnTo=%s', async (returnTo) => {
-    const response = await ctx.app.inject({ method: 'GET', url: `/v1/login?returnTo=${encodeURIComponent(returnTo)}` });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().name).toBe('INVALID_RETURN_PATH');
-    expect(response.headers.location).toBeUndefined();
-  });
+  it.each(['//evil.example/app', 'https://evil.example/app', '/\\evil.example'])(
+    'refuses returnTo=%s',
+    async (returnTo) => {
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: `/v1/login?returnTo=${encodeURIComponent(returnTo)}`,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().name).toBe('INVALID_RETURN_PATH');
+      expect(response.headers.location).toBeUndefined();
+    },
+  );
 });

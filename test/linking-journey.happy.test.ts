@@ -33,7 +33,10 @@ afterAll(async () => {
 
 describe('linking journey', () => {
   it('redirects at once to the provider with state, nonce and PKCE S256', async () => {
-    const response = await new TestBrowser(ctx).request('GET', authUrl(partner.partnerId, `${PARTNER_REDIRECT}?from=app`, 'WEB'));
+    const response = await new TestBrowser(ctx).request(
+      'GET',
+      authUrl(partner.partnerId, `${PARTNER_REDIRECT}?from=app`, 'WEB'),
+    );
     expect(response.status).toBe(302);
     const location = new URL(response.location as string);
     expect(location.origin).toBe(issuer.issuer);
@@ -61,7 +64,10 @@ describe('linking journey', () => {
     const token = landed.searchParams.get('token') as string;
     expect(token).toMatch(/^mtk_[A-Za-z0-9_-]{43}$/);
 
-    const before = await partnerCall(ctx, partner, { method: 'GET', url: '/v1/mission-users?partnerUid=u-alice' });
+    const before = await partnerCall(ctx, partner, {
+      method: 'GET',
+      url: '/v1/mission-users?partnerUid=u-alice',
+    });
     expect(before.json()).toEqual({ result: false });
 
     const connected = await partnerCall(ctx, partner, {
@@ -72,18 +78,27 @@ describe('linking journey', () => {
     expect(connected.statusCode).toBe(200);
     expect(connected.body).toBe('');
 
-    const after = await partnerCall(ctx, partner, { method: 'GET', url: '/v1/mission-users?partnerUid=u-alice' });
+    const after = await partnerCall(ctx, partner, {
+      method: 'GET',
+      url: '/v1/mission-users?partnerUid=u-alice',
+    });
     expect(after.json()).toEqual({ result: true });
 
     // The account is the provider's subject; the region was upper-cased.
     const mapping = await ctx.admin('GET', `/admin/v1/partners/${partner.partnerId}/users/u-alice/mapping`);
     expect(mapping.statusCode).toBe(200);
-    expect(mapping.json()).toMatchObject({ partnerUid: 'u-alice', region: 'KR', account: { issuer: issuer.issuer, subject: 'alice', displayName: 'alice' } });
+    expect(mapping.json()).toMatchObject({
+      partnerUid: 'u-alice',
+      region: 'KR',
+      account: { issuer: issuer.issuer, subject: 'alice', displayName: 'alice' },
+    });
 
     // The same login signed the browser in to the mission page.
     const me = await browser.request('GET', `${APP_ORIGIN}/v1/me`, { accept: 'application/json' });
     expect(me.status).toBe(200);
-    expect(JSON.parse(me.body)).toMatchObject({ mappings: [{ partnerId: partner.partnerId, partnerUid: 'u-alice', region: 'KR' }] });
+    expect(JSON.parse(me.body)).toMatchObject({
+      mappings: [{ partnerId: partner.partnerId, partnerUid: 'u-alice', region: 'KR' }],
+    });
   });
 
   it('a second login of the same person reuses the account and re-connecting the pair is idempotent', async () => {
@@ -101,19 +116,32 @@ describe('linking journey', () => {
       body: { token: second.searchParams.get('token'), partnerUid: 'u-bob', region: 'TW' },
     });
     expect(again.statusCode).toBe(200);
-    const accounts = await ctx.database.db.selectFrom('platform_accounts').select('id').where('subject', '=', 'bob').execute();
+    const accounts = await ctx.database.db
+      .selectFrom('platform_accounts')
+      .select('id')
+      .where('subject', '=', 'bob')
+      .execute();
     expect(accounts).toHaveLength(1);
-    const mappings = await ctx.database.db.selectFrom('user_mappings').selectAll().where('partner_uid', '=', 'u-bob').execute();
+    const mappings = await ctx.database.db
+      .selectFrom('user_mappings')
+      .selectAll()
+      .where('partner_uid', '=', 'u-bob')
+      .execute();
     expect(mappings).toHaveLength(1);
     expect(mappings[0]?.region).toBe('TW');
   });
 
   it('the mission page login returns to the path asked for with a session', async () => {
     const browser = new TestBrowser(ctx);
-    const start = await browser.follow(`${APP_ORIGIN}/v1/login?returnTo=${encodeURIComponent('/app?tab=rewards')}`);
+    const start = await browser.follow(
+      `${APP_ORIGIN}/v1/login?returnTo=${encodeURIComponent('/app?tab=rewards')}`,
+    );
     const { login } = loginFormAction(start.hops.at(-1)!);
     const posted = await browser.request('POST', login, { form: { username: 'carol' } });
-    const back = await browser.follow(posted.location as string, (next) => new URL(next).origin === APP_ORIGIN && new URL(next).pathname === '/app');
+    const back = await browser.follow(
+      posted.location as string,
+      (next) => new URL(next).origin === APP_ORIGIN && new URL(next).pathname === '/app',
+    );
     expect(back.next).toBe(`${APP_ORIGIN}/app?tab=rewards`);
     const me = await browser.request('GET', `${APP_ORIGIN}/v1/me`, { accept: 'application/json' });
     expect(me.status).toBe(200);

@@ -28,7 +28,13 @@ export async function startTestIssuer(): Promise<TestIssuer> {
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = await createDevProvider({
     issuer,
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${APP_ORIGIN}/v1/mission-users/auth/callback`] }],
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [`${APP_ORIGIN}/v1/mission-users/auth/callback`],
+      },
+    ],
   });
   handler = provider.handle;
   return {
@@ -88,16 +94,30 @@ export class TestBrowser {
       if (!pair || index < 1) continue;
       const name = pair.slice(0, index).trim();
       const value = pair.slice(index + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()));
+      const expired = attributes.some(
+        (a) =>
+          /^\s*max-age=0\s*$/i.test(a) ||
+          (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()),
+      );
       if (expired || value === '') jar.delete(name);
       else jar.set(name, value);
     }
   }
 
-  async request(method: 'GET' | 'POST', url: string, options: { form?: Record<string, string>; json?: unknown; accept?: string } = {}): Promise<Hop> {
+  async request(
+    method: 'GET' | 'POST',
+    url: string,
+    options: { form?: Record<string, string>; json?: unknown; accept?: string } = {},
+  ): Promise<Hop> {
     const target = new URL(url);
     const cookie = [...this.cookies(target.origin)].map(([k, v]) => `${k}=${v}`).join('; ');
-    const headers: Record<string, string> = { host: target.host, accept: options.accept ?? 'text/html', ...(cookie && { cookie }) };
+    const headers: Record<string, string> = {
+      host: target.host,
+      accept: options.accept ?? 'text/html',
+      ...(cookie && { cookie }),
+    };
+    // As a browser does: every POST says which origin it comes from (here, the page's own).
+    if (method === 'POST') headers.origin = target.origin;
     let payload: string | undefined;
     if (options.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -137,7 +157,10 @@ export class TestBrowser {
   }
 
   /** Follows redirects from `url` until a page answers, the partner is reached, or `stop` says so. */
-  async follow(url: string, stop: (next: string) => boolean = () => false): Promise<{ hops: Hop[]; next: string | undefined }> {
+  async follow(
+    url: string,
+    stop: (next: string) => boolean = () => false,
+  ): Promise<{ hops: Hop[]; next: string | undefined }> {
     const hops: Hop[] = [];
     let current: string | undefined = url;
     let method: 'GET' | 'POST' = 'GET';
@@ -145,8 +168,10 @@ export class TestBrowser {
       const hop = await this.request(method, current);
       method = 'GET';
       hops.push(hop);
-      if (hop.location === undefined || hop.status < 300 || hop.status >= 400) return { hops, next: undefined };
-      if (new URL(hop.location).origin === new URL(PARTNER_REDIRECT).origin || stop(hop.location)) return { hops, next: hop.location };
+      if (hop.location === undefined || hop.status < 300 || hop.status >= 400)
+        return { hops, next: undefined };
+      if (new URL(hop.location).origin === new URL(PARTNER_REDIRECT).origin || stop(hop.location))
+        return { hops, next: hop.location };
       current = hop.location;
     }
     throw new Error('too many redirects');
@@ -165,7 +190,11 @@ export function loginFormAction(page: Hop): { login: string; abort: string } {
 
 /** Creates a partner with a registered redirect URL and an API key through the admin API. */
 export async function createLinkingPartner(ctx: TestContext, redirectUrls: string[] = [PARTNER_REDIRECT]) {
-  const partner = await ctx.admin('POST', '/admin/v1/partners', { name: 'Linking partner', redirectUrls, allowedIps: ['127.0.0.1'] });
+  const partner = await ctx.admin('POST', '/admin/v1/partners', {
+    name: 'Linking partner',
+    redirectUrls,
+    allowedIps: ['127.0.0.1'],
+  });
   if (partner.statusCode !== 201) throw new Error(partner.body);
   const partnerId = partner.json<{ id: string }>().id;
   const key = await ctx.admin('POST', `/admin/v1/partners/${partnerId}/api-keys`, {});
@@ -173,7 +202,11 @@ export async function createLinkingPartner(ctx: TestContext, redirectUrls: strin
 }
 
 export function authUrl(partnerId: string, redirectUrl: string, browserType?: string): string {
-  const query = new URLSearchParams({ partnerId, redirectUrl, ...(browserType !== undefined && { browserType }) });
+  const query = new URLSearchParams({
+    partnerId,
+    redirectUrl,
+    ...(browserType !== undefined && { browserType }),
+  });
   return `${APP_ORIGIN}/v1/mission-users/auth?${query}`;
 }
 
@@ -181,14 +214,21 @@ export function authUrl(partnerId: string, redirectUrl: string, browserType?: st
  * The whole browser journey up to the partner's page: auth redirect, provider login as `username`,
  * callback. Answers the URL the browser lands on at the partner.
  */
-export async function loginAtPartner(browser: TestBrowser, partnerId: string, username: string, redirectUrl = PARTNER_REDIRECT): Promise<URL> {
+export async function loginAtPartner(
+  browser: TestBrowser,
+  partnerId: string,
+  username: string,
+  redirectUrl = PARTNER_REDIRECT,
+): Promise<URL> {
   const first = await browser.follow(authUrl(partnerId, redirectUrl));
   const page = first.hops.at(-1) as Hop;
-  if (page.status !== 200) throw new Error(`expected the login page, got ${page.status} at ${page.url}: ${page.body.slice(0, 300)}`);
+  if (page.status !== 200)
+    throw new Error(`expected the login page, got ${page.status} at ${page.url}: ${page.body.slice(0, 300)}`);
   const { login } = loginFormAction(page);
   const posted = await browser.request('POST', login, { form: { username } });
   if (!posted.location) throw new Error(`login form answered ${posted.status}: ${posted.body.slice(0, 300)}`);
   const landed = await browser.follow(posted.location);
-  if (!landed.next) throw new Error(`did not come back to the partner: ${JSON.stringify(landed.hops.at(-1))}`);
+  if (!landed.next)
+    throw new Error(`did not come back to the partner: ${JSON.stringify(landed.hops.at(-1))}`);
   return new URL(landed.next);
 }

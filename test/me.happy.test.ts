@@ -11,13 +11,22 @@ afterAll(() => ctx.close());
 describe('GET /v1/me', () => {
   it('shows the signed-in account and its links; the link check sees the link', async () => {
     const setup = await setupMission(ctx);
-    const accountId = await createAccount(ctx, { displayName: 'Mina', link: { partnerId: setup.partnerId, partnerUid: 'u-7', region: 'JP' } });
-    const me = await ctx.app.inject({ method: 'GET', url: '/v1/me', headers: { cookie: sessionCookie(ctx, accountId) } });
+    const accountId = await createAccount(ctx, {
+      displayName: 'Mina',
+      link: { partnerId: setup.partnerId, partnerUid: 'u-7', region: 'JP' },
+    });
+    const me = await ctx.app.inject({
+      method: 'GET',
+      url: '/v1/me',
+      headers: { cookie: await sessionCookie(ctx, accountId) },
+    });
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({
       accountId,
       displayName: 'Mina',
-      mappings: [{ partnerId: setup.partnerId, partnerName: 'Test partner', partnerUid: 'u-7', region: 'JP' }],
+      mappings: [
+        { partnerId: setup.partnerId, partnerName: 'Test partner', partnerUid: 'u-7', region: 'JP' },
+      ],
     });
     const linked = await partnerCall(ctx, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=u-7' });
     expect(linked.json()).toEqual({ result: true });
@@ -27,7 +36,7 @@ describe('GET /v1/me', () => {
 
   it('refuses a missing, forged or expired session with 401 3210', async () => {
     const accountId = await createAccount(ctx);
-    const cookie = sessionCookie(ctx, accountId);
+    const cookie = await sessionCookie(ctx, accountId);
     const forged = cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
     for (const headers of [{}, { cookie: forged }, { cookie: 'mrs_session=garbage' }]) {
       const response = await ctx.app.inject({ method: 'GET', url: '/v1/me', headers });

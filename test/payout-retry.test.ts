@@ -3,8 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, partnerCall, setupMission, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
-import { ledgerProvider, runPayoutBatch } from '../src/rewards/payout.ts';
-import type { PayoutProvider } from '../src/rewards/payout.ts';
+import { runPayoutBatch } from '../src/payout/worker.ts';
+import { ledgerProvider } from '../src/payout/ledger.ts';
+import type { PayoutProvider } from '../src/payout/ledger.ts';
 import { MAX_PAYOUT_ATTEMPTS, retryDelayMs } from '../src/domain/claims.ts';
 
 let ctx: TestContext;
@@ -20,11 +21,23 @@ const failing: PayoutProvider = {
 beforeAll(async () => {
   ctx = await startTestApp({ now: '2026-11-22T03:00:00Z' });
   const setup = await setupMission(ctx, { missionKey: 'retry', recurrence: 'ONE_TIME' });
-  const assetId = (await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'R', name: 'R', decimals: 0 })).json().id;
-  const budgetId = (await ctx.admin('POST', '/admin/v1/budgets', { type: 'FIXED', assetId, name: 'r', total: '10' })).json().id;
-  await ctx.admin('PUT', `/admin/v1/missions/${setup.missionId}/reward`, { type: 'FIXED', budgetId, amount: '1' });
+  const assetId = (
+    await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'R', name: 'R', decimals: 0 })
+  ).json().id;
+  const budgetId = (
+    await ctx.admin('POST', '/admin/v1/budgets', { type: 'FIXED', assetId, name: 'r', total: '10' })
+  ).json().id;
+  await ctx.admin('PUT', `/admin/v1/missions/${setup.missionId}/reward`, {
+    type: 'FIXED',
+    budgetId,
+    amount: '1',
+  });
   await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: 'r-user' } });
-  await partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body: { partnerUid: 'r-user', missionKey: 'retry', completed: true } });
+  await partnerCall(ctx, setup, {
+    method: 'POST',
+    url: '/v1/achieve',
+    body: { partnerUid: 'r-user', missionKey: 'retry', completed: true },
+  });
   claimId = (await ctx.admin('GET', '/admin/v1/claims?partnerUid=r-user')).json().items[0].id;
 });
 afterAll(async () => {
@@ -51,7 +64,9 @@ describe('payout retries', () => {
     expect((await ctx.admin('POST', `/admin/v1/claims/${claimId}/retry`)).statusCode).toBe(204);
     expect(await runPayoutBatch(ctx.database.db, ctx.clock, ledgerProvider)).toBe(1);
     expect(await claim()).toMatchObject({ status: 'SUCCEEDED' });
-    const history = (await ctx.admin('GET', `/admin/v1/claims/${claimId}/history`)).json().items.map((h: { to: string }) => h.to);
+    const history = (await ctx.admin('GET', `/admin/v1/claims/${claimId}/history`))
+      .json()
+      .items.map((h: { to: string }) => h.to);
     expect(history.filter((to: string) => to === 'FAILED')).toHaveLength(MAX_PAYOUT_ATTEMPTS);
     expect(history.at(-1)).toBe('SUCCEEDED');
   });

@@ -14,7 +14,9 @@ function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -48,7 +50,10 @@ describe('the service process', () => {
     const base = `http://127.0.0.1:${port}`;
     let healthy = false;
     for (let i = 0; i < 300 && !healthy; i++) {
-      healthy = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+      healthy = await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (!healthy) await new Promise((r) => setTimeout(r, 500));
     }
     expect(healthy).toBe(true);

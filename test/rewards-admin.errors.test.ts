@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ADMIN_TOKEN, createAccount, partnerCall, setupMission, startTestApp } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
-import { runPayoutBatch } from '../src/rewards/index.ts';
+import { runPayoutBatch } from '../src/payout/worker.ts';
 
 let ctx: TestContext;
 let setup: MissionSetup;
@@ -40,7 +40,9 @@ const REWARD_TABLES = [
 async function rewardTables(): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const table of REWARD_TABLES) {
-    const result = await sql<{ row: string }>`SELECT to_jsonb(t)::text AS row FROM ${sql.table(table)} t ORDER BY 1`.execute(ctx.database.db);
+    const result = await sql<{
+      row: string;
+    }>`SELECT to_jsonb(t)::text AS row FROM ${sql.table(table)} t ORDER BY 1`.execute(ctx.database.db);
     out[table] = result.rows.map((r) => r.row);
   }
   return out;
@@ -54,7 +56,11 @@ async function expectRefusedAndUnchanged(cases: Case[], token?: string): Promise
     const response = await ctx.admin(method, url, body, token);
     const call = `${method} ${url} ${JSON.stringify(body) ?? ''}`;
     expect({ call, status: response.statusCode }, response.body).toEqual({ call, status });
-    expect(response.json(), call).toMatchObject({ code, name: expect.any(String), message: expect.any(String) });
+    expect(response.json(), call).toMatchObject({
+      code,
+      name: expect.any(String),
+      message: expect.any(String),
+    });
   }
   expect(await rewardTables()).toEqual(before);
 }
@@ -62,11 +68,29 @@ async function expectRefusedAndUnchanged(cases: Case[], token?: string): Promise
 beforeAll(async () => {
   ctx = await startTestApp({ now: '2026-11-22T03:00:00Z' });
   setup = await setupMission(ctx, { missionKey: 'errors', recurrence: 'ONE_TIME' });
-  assetId = ok<{ id: string }>(await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'PNT', name: 'Points', decimals: 2 }), 201).id;
-  rawAssetId = ok<{ id: string }>(await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'RAW', name: 'No decimals yet' }), 201).id;
-  fixedBudget = ok<{ id: string }>(await ctx.admin('POST', '/admin/v1/budgets', { type: 'FIXED', assetId, name: 'f', total: '100' }), 201).id;
-  luckyBudget = ok<{ id: string }>(await ctx.admin('POST', '/admin/v1/budgets', { type: 'LUCKY_DRAW', assetId, name: 'l', total: '100' }), 201).id;
-  ok(await ctx.admin('PUT', `/admin/v1/missions/${setup.missionId}/reward`, { type: 'FIXED', budgetId: fixedBudget, amount: '1' }));
+  assetId = ok<{ id: string }>(
+    await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'PNT', name: 'Points', decimals: 2 }),
+    201,
+  ).id;
+  rawAssetId = ok<{ id: string }>(
+    await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'RAW', name: 'No decimals yet' }),
+    201,
+  ).id;
+  fixedBudget = ok<{ id: string }>(
+    await ctx.admin('POST', '/admin/v1/budgets', { type: 'FIXED', assetId, name: 'f', total: '100' }),
+    201,
+  ).id;
+  luckyBudget = ok<{ id: string }>(
+    await ctx.admin('POST', '/admin/v1/budgets', { type: 'LUCKY_DRAW', assetId, name: 'l', total: '100' }),
+    201,
+  ).id;
+  ok(
+    await ctx.admin('PUT', `/admin/v1/missions/${setup.missionId}/reward`, {
+      type: 'FIXED',
+      budgetId: fixedBudget,
+      amount: '1',
+    }),
+  );
   dailyCheckPromotion = ok<{ id: string }>(
     await ctx.admin('POST', '/admin/v1/promotions', {
       partnerId: setup.partnerId,
@@ -77,7 +101,10 @@ beforeAll(async () => {
     }),
     201,
   ).id;
-  dailyCheckGroup = ok<{ id: string }>(await ctx.admin('POST', `/admin/v1/promotions/${dailyCheckPromotion}/mission-groups`, { title: 'Daily' }), 201).id;
+  dailyCheckGroup = ok<{ id: string }>(
+    await ctx.admin('POST', `/admin/v1/promotions/${dailyCheckPromotion}/mission-groups`, { title: 'Daily' }),
+    201,
+  ).id;
 });
 afterAll(async () => {
   await ctx?.close();
@@ -101,7 +128,13 @@ describe('rewards admin routes refuse bad input and change nothing', () => {
   });
 
   it('budgets and top-ups', async () => {
-    const body = (over: Record<string, unknown>) => ({ type: 'FIXED', assetId, name: 'b', total: '10', ...over });
+    const body = (over: Record<string, unknown>) => ({
+      type: 'FIXED',
+      assetId,
+      name: 'b',
+      total: '10',
+      ...over,
+    });
     await expectRefusedAndUnchanged([
       ['POST', '/admin/v1/budgets', {}, 400, 3000],
       ['POST', '/admin/v1/budgets', body({ type: 'OTHER' }), 400, 3000],
@@ -130,7 +163,13 @@ describe('rewards admin routes refuse bad input and change nothing', () => {
     const m = `/admin/v1/missions/${setup.missionId}/reward`;
     const s = `/admin/v1/promotions/${dailyCheckPromotion}/streak-rewards`;
     await expectRefusedAndUnchanged([
-      ['PUT', '/admin/v1/missions/msn_nope/reward', { type: 'FIXED', budgetId: fixedBudget, amount: '1' }, 404, 1201],
+      [
+        'PUT',
+        '/admin/v1/missions/msn_nope/reward',
+        { type: 'FIXED', budgetId: fixedBudget, amount: '1' },
+        404,
+        1201,
+      ],
       ['PUT', m, { type: 'FIXED', budgetId: 'bdg_nope', amount: '1' }, 404, 1902],
       ['PUT', m, { type: 'LUCKY_DRAW', budgetId: fixedBudget }, 400, 3501],
       ['PUT', m, { type: 'FIXED', budgetId: luckyBudget, amount: '1' }, 400, 3501],
@@ -142,31 +181,73 @@ describe('rewards admin routes refuse bad input and change nothing', () => {
       ['PUT', m, { type: 'CASHBACK', budgetId: fixedBudget }, 400, 3000],
       ['PUT', m, { type: 'FIXED', budgetId: fixedBudget, amount: '1', extra: true }, 400, 3000],
       ['DELETE', '/admin/v1/missions/msn_nope/reward', undefined, 404, 1201],
-      ['PUT', '/admin/v1/mission-groups/grp_nope/reward', { type: 'FIXED', budgetId: fixedBudget, amount: '1' }, 404, 1101],
+      [
+        'PUT',
+        '/admin/v1/mission-groups/grp_nope/reward',
+        { type: 'FIXED', budgetId: fixedBudget, amount: '1' },
+        404,
+        1101,
+      ],
       ['DELETE', '/admin/v1/mission-groups/grp_nope/reward', undefined, 404, 1101],
       ['DELETE', `/admin/v1/mission-groups/${setup.groupId}/reward`, undefined, 404, 3505],
-      ['PUT', `/admin/v1/mission-groups/${dailyCheckGroup}/reward`, { type: 'FIXED', budgetId: fixedBudget, amount: '1' }, 400, 3000],
+      [
+        'PUT',
+        `/admin/v1/mission-groups/${dailyCheckGroup}/reward`,
+        { type: 'FIXED', budgetId: fixedBudget, amount: '1' },
+        400,
+        3000,
+      ],
       ['PUT', '/admin/v1/promotions/prm_nope/streak-rewards', { items: [] }, 404, 2101],
-      ['PUT', `/admin/v1/promotions/${setup.promotionId}/streak-rewards`, { items: [{ days: 3, budgetId: fixedBudget, amount: '1' }] }, 400, 3000],
+      [
+        'PUT',
+        `/admin/v1/promotions/${setup.promotionId}/streak-rewards`,
+        { items: [{ days: 3, budgetId: fixedBudget, amount: '1' }] },
+        400,
+        3000,
+      ],
       ['PUT', s, { items: [{ days: 0, budgetId: fixedBudget, amount: '1' }] }, 400, 3000],
       ['PUT', s, { items: [{ days: 3, budgetId: luckyBudget, amount: '1' }] }, 400, 3501],
       ['PUT', s, { items: [{ days: 3, budgetId: 'bdg_nope', amount: '1' }] }, 404, 1902],
       ['PUT', s, { items: [{ days: 3, budgetId: fixedBudget, amount: '1.234' }] }, 400, 3500],
-      ['PUT', s, { items: [{ days: 3, budgetId: fixedBudget, amount: '1' }, { days: 3, budgetId: fixedBudget, amount: '2' }] }, 400, 3000],
+      [
+        'PUT',
+        s,
+        {
+          items: [
+            { days: 3, budgetId: fixedBudget, amount: '1' },
+            { days: 3, budgetId: fixedBudget, amount: '2' },
+          ],
+        },
+        400,
+        3000,
+      ],
       ['PUT', s, { items: [{ days: 3, budgetId: fixedBudget }] }, 400, 3000],
       ['PUT', s, {}, 400, 3000],
     ]);
   });
 
   it('claims: bad filters, unknown claims, and every move the state machine forbids', async () => {
-    await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: 'paid' } });
-    for (const uid of ['paid', 'waiting']) {
-      expect((await partnerCall(ctx, setup, { method: 'POST', url: '/v1/achieve', body: { partnerUid: uid, missionKey: 'errors', completed: true } })).statusCode).toBe(200);
-    }
+    // Two linked users: one claim paid, one still REQUESTED (completed after the payout ran).
+    for (const uid of ['paid', 'waiting'])
+      await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: uid } });
+    const complete = async (uid: string) =>
+      expect(
+        (
+          await partnerCall(ctx, setup, {
+            method: 'POST',
+            url: '/v1/achieve',
+            body: { partnerUid: uid, missionKey: 'errors', completed: true },
+          })
+        ).statusCode,
+      ).toBe(200);
+    await complete('paid');
     await runPayoutBatch(ctx.database.db, ctx.clock);
-    const claims = ok<{ items: Array<{ id: string; status: string }> }>(await ctx.admin('GET', `/admin/v1/claims?budgetId=${fixedBudget}`)).items;
+    await complete('waiting');
+    const claims = ok<{ items: Array<{ id: string; status: string }> }>(
+      await ctx.admin('GET', `/admin/v1/claims?budgetId=${fixedBudget}`),
+    ).items;
     const paid = claims.find((c) => c.status === 'SUCCEEDED')?.id as string;
-    const waiting = claims.find((c) => c.status === 'RESERVED')?.id as string;
+    const waiting = claims.find((c) => c.status === 'REQUESTED')?.id as string;
     expect(paid && waiting).toBeTruthy();
     await expectRefusedAndUnchanged([
       ['GET', '/admin/v1/claims?status=PAID', undefined, 400, 3000],
@@ -181,16 +262,30 @@ describe('rewards admin routes refuse bad input and change nothing', () => {
       ['POST', `/admin/v1/claims/${paid}/reject`, { reason: 'too late' }, 409, 3502],
       ['POST', `/admin/v1/claims/${paid}/retry`, undefined, 409, 3502],
       ['POST', `/admin/v1/claims/${waiting}/retry`, undefined, 409, 3502],
+      ['POST', `/admin/v1/claims/${waiting}/reject`, { reason: 'on its way to payout' }, 409, 3502],
     ]);
   });
 
   it('tickets and draws', async () => {
     const draw = ok<{ id: string }>(
-      await ctx.admin('POST', '/admin/v1/draws', { budgetId: luckyBudget, title: 'd', prizeAmount: '1', winnersCount: 1, scheduledAt: '2026-11-23T00:00:00Z' }),
+      await ctx.admin('POST', '/admin/v1/draws', {
+        budgetId: luckyBudget,
+        title: 'd',
+        prizeAmount: '1',
+        winnersCount: 1,
+        scheduledAt: '2026-11-23T00:00:00Z',
+      }),
       201,
     ).id;
     ok(await ctx.admin('POST', `/admin/v1/draws/${draw}/run`));
-    const body = (over: Record<string, unknown>) => ({ budgetId: luckyBudget, title: 'd', prizeAmount: '1', winnersCount: 1, scheduledAt: '2026-11-23T00:00:00Z', ...over });
+    const body = (over: Record<string, unknown>) => ({
+      budgetId: luckyBudget,
+      title: 'd',
+      prizeAmount: '1',
+      winnersCount: 1,
+      scheduledAt: '2026-11-23T00:00:00Z',
+      ...over,
+    });
     await expectRefusedAndUnchanged([
       ['GET', '/admin/v1/tickets?filter=LOST', undefined, 400, 3000],
       ['GET', '/admin/v1/tickets?filter=NOT_RECEIVED', undefined, 400, 3000],
@@ -213,8 +308,17 @@ describe('rewards admin routes refuse bad input and change nothing', () => {
   });
 
   it('a VIEWER reads rewards but writes nothing (901); no credential is 401', async () => {
-    const viewer = ok<{ secret: string }>(await ctx.admin('POST', '/admin/v1/admin-credentials', { name: 'viewer', role: 'VIEWER' }), 201).secret;
-    for (const url of ['/admin/v1/reward-assets', '/admin/v1/budgets', '/admin/v1/claims', '/admin/v1/tickets', '/admin/v1/draws']) {
+    const viewer = ok<{ secret: string }>(
+      await ctx.admin('POST', '/admin/v1/admin-credentials', { name: 'viewer', role: 'VIEWER' }),
+      201,
+    ).secret;
+    for (const url of [
+      '/admin/v1/reward-assets',
+      '/admin/v1/budgets',
+      '/admin/v1/claims',
+      '/admin/v1/tickets',
+      '/admin/v1/draws',
+    ]) {
       expect((await ctx.admin('GET', url, undefined, viewer)).statusCode, url).toBe(200);
     }
     await expectRefusedAndUnchanged(
@@ -223,13 +327,34 @@ describe('rewards admin routes refuse bad input and change nothing', () => {
         ['PATCH', `/admin/v1/reward-assets/${assetId}`, { name: 'v' }, 403, 901],
         ['POST', '/admin/v1/budgets', { type: 'FIXED', assetId, name: 'v', total: '1' }, 403, 901],
         ['POST', `/admin/v1/budgets/${fixedBudget}/top-up`, { amount: '1' }, 403, 901],
-        ['PUT', `/admin/v1/missions/${setup.missionId}/reward`, { type: 'FIXED', budgetId: fixedBudget, amount: '5' }, 403, 901],
+        [
+          'PUT',
+          `/admin/v1/missions/${setup.missionId}/reward`,
+          { type: 'FIXED', budgetId: fixedBudget, amount: '5' },
+          403,
+          901,
+        ],
         ['DELETE', `/admin/v1/missions/${setup.missionId}/reward`, undefined, 403, 901],
         ['PUT', `/admin/v1/promotions/${dailyCheckPromotion}/streak-rewards`, { items: [] }, 403, 901],
-        ['POST', '/admin/v1/draws', { budgetId: luckyBudget, title: 'v', prizeAmount: '1', winnersCount: 1, scheduledAt: '2027-01-01T00:00:00Z' }, 403, 901],
+        [
+          'POST',
+          '/admin/v1/draws',
+          {
+            budgetId: luckyBudget,
+            title: 'v',
+            prizeAmount: '1',
+            winnersCount: 1,
+            scheduledAt: '2027-01-01T00:00:00Z',
+          },
+          403,
+          901,
+        ],
       ],
       viewer,
     );
-    await expectRefusedAndUnchanged([['GET', '/admin/v1/budgets', undefined, 401, 3200]], `${ADMIN_TOKEN}-wrong`);
+    await expectRefusedAndUnchanged(
+      [['GET', '/admin/v1/budgets', undefined, 401, 3200]],
+      `${ADMIN_TOKEN}-wrong`,
+    );
   });
 });

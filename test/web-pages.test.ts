@@ -43,12 +43,13 @@ describe('web pages', () => {
     expect(response.headers['content-security-policy']).toContain("script-src 'self'");
   });
 
-  it('forbids framing the console but not the mission page (messaging apps embed it)', async () => {
+  it('forbids framing the console; the mission page only by the FRAME_ANCESTORS origins (by default its own)', async () => {
     const console = await ctx.app.inject({ method: 'GET', url: '/console' });
     expect(console.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(console.headers['x-frame-options']).toBe('DENY');
     const app = await ctx.app.inject({ method: 'GET', url: '/app' });
-    expect(app.headers['content-security-policy']).not.toContain('frame-ancestors');
+    expect(app.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(app.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 
   it('serves hashed assets with a long cache and 404s unknown ones', async () => {

@@ -15,7 +15,9 @@ let vite;
 try {
   vite = await import('vite');
 } catch {
-  console.warn('web pages not built: vite is not installed (dev dependencies omitted); run `npm run build:web` where it is.');
+  console.warn(
+    'web pages not built: vite is not installed (dev dependencies omitted); run `npm run build:web` where it is.',
+  );
   process.exit(0);
 }
 await vite.build({ configFile: config, logLevel: 'warn' });

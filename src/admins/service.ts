@@ -1,4 +1,5 @@
-// Operator credentials: bearer secrets with a role, stored as SHA-256 only and shown once.
+// Operator credentials: bearer secrets with a role, stored as SHA-256 only and shown once; and the
+// ADMIN_TOKEN bootstrap, which creates an OWNER but never revives or changes one.
 import type { Kysely, Selectable } from 'kysely';
 import { appError } from '../errors.ts';
 import type { AdminCredentialsTable, AdminRole, DB } from '../db/schema.ts';
@@ -27,11 +28,7 @@ function adminView(row: AdminRow): AdminView {
   };
 }
 
-const RANK: Record<AdminRole, number> = { VIEWER: 1, OPERATOR: 2, OWNER: 3 };
-
-export function roleAtLeast(role: AdminRole, required: AdminRole): boolean {
-  return RANK[role] >= RANK[required];
-}
+export { roleAtLeast } from '../domain/admin-roles.ts';
 
 export interface AuthenticatedAdmin {
   id: string;
@@ -39,7 +36,10 @@ export interface AuthenticatedAdmin {
 }
 
 /** Looks a bearer secret up by its hash; a revoked credential fails at once. */
-export async function authenticateAdmin(db: Kysely<DB>, secret: string): Promise<AuthenticatedAdmin | undefined> {
+export async function authenticateAdmin(
+  db: Kysely<DB>,
+  secret: string,
+): Promise<AuthenticatedAdmin | undefined> {
   const row = await db
     .selectFrom('admin_credentials')
     .select(['id', 'role'])
@@ -49,12 +49,17 @@ export async function authenticateAdmin(db: Kysely<DB>, secret: string): Promise
   return row;
 }
 
+/** Generated admin secrets: a typed prefix and 256 random bits, like partner API keys (mrk_). */
+const ADMIN_SECRET_PREFIX = 'adm';
+/** How much of a generated secret is kept and shown to recognise it: the type and 6 random characters. */
+const SHOWN_PREFIX_LENGTH = 10;
+
 export async function createAdminCredential(
   db: Kysely<DB>,
   clock: Clock,
   input: { name: string; role: AdminRole },
 ): Promise<AdminView & { secret: string }> {
-  const secret = newSecret('adm');
+  const secret = newSecret(ADMIN_SECRET_PREFIX);
   const row = await db
     .insertInto('admin_credentials')
     .values({
@@ -62,7 +67,7 @@ export async function createAdminCredential(
       name: input.name,
       role: input.role,
       secret_hash: sha256Hex(secret),
-      secret_prefix: secret.slice(0, 10),
+      secret_prefix: secret.slice(0, SHOWN_PREFIX_LENGTH),
       created_at: clock.now(),
     })
     .returningAll()
@@ -71,7 +76,12 @@ export async function createAdminCredential(
 }
 
 export async function listAdminCredentials(db: Kysely<DB>): Promise<AdminView[]> {
-  const rows = await db.selectFrom('admin_credentials').selectAll().orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('admin_credentials')
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(adminView);
 }
 
@@ -92,23 +102,76 @@ export async function revokeAdminCredential(db: Kysely<DB>, clock: Clock, id: st
     if (row.role === 'OWNER' && owners.length <= 1) {
       throw appError('LAST_OWNER', 'the last OWNER credential cannot be revoked; create another OWNER first');
     }
-    await trx.updateTable('admin_credentials').set({ revoked_at: clock.now() }).where('id', '=', id).execute();
+    await trx
+      .updateTable('admin_credentials')
+      .set({ revoked_at: clock.now() })
+      .where('id', '=', id)
+      .execute();
   });
 }
 
-/** ADMIN_TOKEN: makes sure an OWNER credential with this secret exists (set-up and CI). */
-export async function ensureOwnerToken(db: Kysely<DB>, secret: string): Promise<void> {
-  await db
+/** What start-up did with ADMIN_TOKEN. */
+export type OwnerTokenOutcome =
+  | { outcome: 'CREATED'; credentialId: string }
+  | { outcome: 'EXISTS'; credentialId: string; role: AdminRole }
+  | { outcome: 'REVOKED'; credentialId: string };
+
+/** Where the bootstrap says what it did (the app's logger: JSON lines). Never given the secret. */
+export interface BootstrapLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * ADMIN_TOKEN (set-up and CI): creates an OWNER credential with this secret when none exists with
+ * it, and otherwise changes nothing. A revoked credential stays revoked (an operator revoked it on
+ * purpose; a restart must not undo that), and an existing one keeps its role. The secret is chosen
+ * by a person, so no prefix of it is stored or shown, and the log names only the credential id.
+ */
+export async function ensureOwnerToken(
+  db: Kysely<DB>,
+  secret: string,
+  log?: BootstrapLog,
+): Promise<OwnerTokenOutcome> {
+  const secretHash = sha256Hex(secret);
+  // One statement, safe when several processes start together: only one insert wins.
+  const inserted = await db
     .insertInto('admin_credentials')
     .values({
       id: newId('adc'),
       name: 'ADMIN_TOKEN',
       role: 'OWNER',
-      secret_hash: sha256Hex(secret),
-      secret_prefix: secret.slice(0, 4),
+      secret_hash: secretHash,
+      secret_prefix: '',
     })
-    .onConflict((oc) => oc.column('secret_hash').doUpdateSet({ revoked_at: null, role: 'OWNER' }))
-    .execute();
+    .onConflict((oc) => oc.column('secret_hash').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  let result: OwnerTokenOutcome;
+  if (inserted) {
+    result = { outcome: 'CREATED', credentialId: inserted.id };
+  } else {
+    const existing = await db
+      .selectFrom('admin_credentials')
+      .select(['id', 'role', 'revoked_at'])
+      .where('secret_hash', '=', secretHash)
+      .executeTakeFirstOrThrow();
+    result =
+      existing.revoked_at === null
+        ? { outcome: 'EXISTS', credentialId: existing.id, role: existing.role }
+        : { outcome: 'REVOKED', credentialId: existing.id };
+  }
+  if (result.outcome === 'CREATED') {
+    log?.info({ adminToken: result }, 'ADMIN_TOKEN: created the bootstrap OWNER credential');
+  } else if (result.outcome === 'EXISTS') {
+    log?.info({ adminToken: result }, 'ADMIN_TOKEN: its credential already exists; nothing changed');
+  } else {
+    log?.warn(
+      { adminToken: result },
+      'ADMIN_TOKEN names a revoked credential: it stays revoked and no OWNER was created; unset ADMIN_TOKEN or choose a new secret',
+    );
+  }
+  return result;
 }
 
 /** The signed-in operator's own credential (name and role), for the console. */

@@ -21,7 +21,7 @@ describe('TtlCache', () => {
     expect(await cache.get('k', async () => 'again')).toBe('again');
   });
 
-  it('lets a caller that must not wait for another caller\'s load (inside a transaction) load on its own', async () => {
+  it("lets a caller that must not wait for another caller's load (inside a transaction) load on its own", async () => {
     const cache = new TtlCache<string>(10_000);
     let release: (value: string) => void = () => {};
     const slow = cache.get('k', () => new Promise<string>((resolve) => (release = resolve)));

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import type { Clock } from '../domain/clock.ts';
 import { newId } from '../domain/ids.ts';
 import { isValidTimeZone } from '../domain/periods.ts';
-import { findPartner } from '../partners/store.ts';
+import { findPartner } from '../partners/service.ts';
 import * as store from './store.ts';
 import type { MissionGroupRow, MissionRow, PromotionRow } from './store.ts';
 
@@ -110,7 +110,11 @@ export interface PromotionInput {
   status?: PromotionStatus;
 }
 
-export async function createPromotion(db: Kysely<DB>, clock: Clock, input: PromotionInput): Promise<PromotionView> {
+export async function createPromotion(
+  db: Kysely<DB>,
+  clock: Clock,
+  input: PromotionInput,
+): Promise<PromotionView> {
   checkTimeZone(input.timezone);
   const startAt = new Date(input.startAt);
   const endAt = input.endAt ? new Date(input.endAt) : null;
@@ -167,11 +171,17 @@ export async function updatePromotion(
         const next = input[field];
         const changed =
           next !== undefined &&
-          (field === 'startAt' ? new Date(next).getTime() !== current.start_at.getTime() : next !== before[field]);
+          (field === 'startAt'
+            ? new Date(next).getTime() !== current.start_at.getTime()
+            : next !== before[field]);
         if (changed) {
-          throw appError('IMMUTABLE_PROMOTION_FIELD', `${field} cannot change once the promotion has been ACTIVE`, {
-            field,
-          });
+          throw appError(
+            'IMMUTABLE_PROMOTION_FIELD',
+            `${field} cannot change once the promotion has been ACTIVE`,
+            {
+              field,
+            },
+          );
         }
       }
     }
@@ -180,7 +190,8 @@ export async function updatePromotion(
       throw appError('NOT_FOUND_PARTNER', `no partner '${input.partnerId}'`, { field: 'partnerId' });
     }
     const startAt = input.startAt !== undefined ? new Date(input.startAt) : current.start_at;
-    const endAt = input.endAt !== undefined ? (input.endAt === null ? null : new Date(input.endAt)) : current.end_at;
+    const endAt =
+      input.endAt !== undefined ? (input.endAt === null ? null : new Date(input.endAt)) : current.end_at;
     checkWindow(startAt, endAt);
     const now = clock.now();
     const row = await store.updatePromotion(trx, id, {

@@ -6,11 +6,18 @@ export type PromotionRow = Selectable<PromotionsTable>;
 export type MissionGroupRow = Selectable<MissionGroupsTable>;
 export type MissionRow = Selectable<MissionsTable>;
 
-export async function insertPromotion(db: Kysely<DB>, row: Insertable<PromotionsTable>): Promise<PromotionRow> {
+export async function insertPromotion(
+  db: Kysely<DB>,
+  row: Insertable<PromotionsTable>,
+): Promise<PromotionRow> {
   return db.insertInto('promotions').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findPromotion(db: Kysely<DB>, id: string, forUpdate = false): Promise<PromotionRow | undefined> {
+export async function findPromotion(
+  db: Kysely<DB>,
+  id: string,
+  forUpdate = false,
+): Promise<PromotionRow | undefined> {
   let query = db.selectFrom('promotions').selectAll().where('id', '=', id);
   if (forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
@@ -31,10 +38,18 @@ export async function updatePromotion(
   id: string,
   changes: Updateable<PromotionsTable>,
 ): Promise<PromotionRow> {
-  return db.updateTable('promotions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable('promotions')
+    .set(changes)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
-export async function insertMissionGroup(db: Kysely<DB>, row: Insertable<MissionGroupsTable>): Promise<MissionGroupRow> {
+export async function insertMissionGroup(
+  db: Kysely<DB>,
+  row: Insertable<MissionGroupsTable>,
+): Promise<MissionGroupRow> {
   return db.insertInto('mission_groups').values(row).returningAll().executeTakeFirstOrThrow();
 }
 

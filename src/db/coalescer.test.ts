@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Coalescer } from './coalescer.ts';
+import { Coalescer, CoalescerGroup } from './coalescer.ts';
 
 /** A run function that records its batches and answers when released. */
 function recorder<I>() {
@@ -63,7 +63,11 @@ describe('Coalescer', () => {
 
   it('caps a batch at maxBatch', async () => {
     const batches: number[][] = [];
-    const coalescer = new Coalescer({ run: async (items: number[]) => (batches.push(items), items), concurrency: 1, maxBatch: 2 });
+    const coalescer = new Coalescer({
+      run: async (items: number[]) => (batches.push(items), items),
+      concurrency: 1,
+      maxBatch: 2,
+    });
     expect(await Promise.all([1, 2, 3, 4, 5].map((n) => coalescer.submit(n)))).toEqual([1, 2, 3, 4, 5]);
     expect(batches).toEqual([[1, 2], [3, 4], [5]]);
   });
@@ -78,7 +82,11 @@ describe('Coalescer', () => {
       },
     });
     const results = await Promise.allSettled([1, 13, 3].map((n) => coalescer.submit(n)));
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([2, 'unlucky', 6]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+      2,
+      'unlucky',
+      6,
+    ]);
     expect(calls).toEqual([[1, 13, 3], [1], [13], [3]]);
   });
 
@@ -88,7 +96,82 @@ describe('Coalescer', () => {
   });
 
   it('refuses a concurrency or batch size below one', () => {
-    expect(() => new Coalescer({ run: async (items: number[]) => items, concurrency: 0 })).toThrow(RangeError);
+    expect(() => new Coalescer({ run: async (items: number[]) => items, concurrency: 0 })).toThrow(
+      RangeError,
+    );
     expect(() => new Coalescer({ run: async (items: number[]) => items, maxBatch: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('Coalescer bounds', () => {
+  const busy = 'the service is overloaded';
+
+  it('refuses an item at once when maxWaiting items already wait, with SERVICE_UNAVAILABLE', async () => {
+    const r = recorder<number>();
+    const group = new CoalescerGroup({ maxWaiting: 2, maxWaitMs: 60_000 });
+    const coalescer = new Coalescer({ run: r.run, concurrency: 1, group });
+    const first = coalescer.submit(1);
+    await tick();
+    // 1 runs; 2 and 3 wait; 4 finds the queue full.
+    const waiting = [coalescer.submit(2), coalescer.submit(3)];
+    const refused = coalescer.submit(4);
+    await expect(refused).rejects.toMatchObject({ errorName: 'SERVICE_UNAVAILABLE', status: 503 });
+    await expect(refused).rejects.toThrow(busy);
+    expect(coalescer.reading()).toMatchObject({ waiting: 2, running: 1, saturated: true });
+    expect(group.reading()).toMatchObject({ waiting: 2, running: 1, saturated: true });
+    r.release();
+    await first;
+    await tick();
+    r.release();
+    expect(await Promise.all(waiting)).toEqual(['ok:2', 'ok:3']);
+    expect(r.batches).toEqual([[1], [2, 3]]);
+    expect(coalescer.reading()).toMatchObject({ waiting: 0, running: 0, saturated: false, stuck: false });
+  });
+
+  it('refuses an item that waited longer than maxWaitMs before it reaches run, and reports stuck meanwhile', async () => {
+    let now = 0;
+    const r = recorder<number>();
+    const group = new CoalescerGroup({ maxWaiting: 100, maxWaitMs: 50 });
+    const coalescer = new Coalescer({ run: r.run, concurrency: 1, group, now: () => now });
+    const first = coalescer.submit(1);
+    await tick();
+    const late = coalescer.submit(2);
+    const lateOutcome = late.then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    now = 40;
+    expect(group.reading()).toMatchObject({ waiting: 1, oldestWaitMs: 40, oldestRunMs: 40, stuck: false });
+    now = 51;
+    expect(group.reading()).toMatchObject({ oldestWaitMs: 51, stuck: true });
+    r.release();
+    await first;
+    await tick();
+    expect(await lateOutcome).toContain('waited more than 50 ms');
+    // The expired item never reached the database.
+    expect(r.batches).toEqual([[1]]);
+    expect(coalescer.reading()).toMatchObject({ waiting: 0, stuck: false });
+  });
+
+  it('refuses expired items on time even while every batch slot stays busy', async () => {
+    const r = recorder<number>();
+    const coalescer = new Coalescer({
+      run: r.run,
+      concurrency: 1,
+      group: new CoalescerGroup({ maxWaiting: 10, maxWaitMs: 20 }),
+    });
+    const first = coalescer.submit(1);
+    await tick();
+    // The first batch never finishes during this test (a lock held, say): the waiter is refused anyway.
+    await expect(coalescer.submit(2)).rejects.toMatchObject({ errorName: 'SERVICE_UNAVAILABLE' });
+    expect(coalescer.reading()).toMatchObject({ waiting: 0, running: 1, stuck: true });
+    r.release();
+    expect(await first).toBe('ok:1');
+    expect(r.batches).toEqual([[1]]);
+  });
+
+  it('refuses bounds below one', () => {
+    const group = new CoalescerGroup({ maxWaiting: 0, maxWaitMs: 10 });
+    expect(() => new Coalescer({ run: async (items: number[]) => items, group })).toThrow(RangeError);
   });
 });

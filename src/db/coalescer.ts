@@ -2,7 +2,9 @@
 // batches are still running wait, and go together as the next batch. At low load a batch holds
 // one item and starts at once; under load the batches grow, so the round trips, statements and
 // commits per item shrink exactly when they matter. On this machine a round trip is the largest
-// cost of a request (docs/performance.md).
+// cost of a request (docs/performance.md). The queue is bounded in count and in waiting time, so
+// that an overload is refused with 503 at once rather than queued without end (docs/security.md).
+import { appError } from '../errors.ts';
 
 export interface CoalescerOptions<I, O> {
   /** Runs one batch, all or nothing; answers one result per item, in the order given. */
@@ -16,10 +18,49 @@ export interface CoalescerOptions<I, O> {
   concurrency?: number;
   /** Most items in one batch (default 256). */
   maxBatch?: number;
+  /**
+   * The group whose bounds this coalescer takes and whose reading it joins (/readyz). Without one,
+   * the default bounds apply.
+   */
+  group?: CoalescerGroup;
+  /** Monotonic milliseconds (tests pass a manual clock). */
+  now?: () => number;
 }
+
+/** How much may wait in one coalescer. */
+export interface QueueBounds {
+  /** Most items waiting for a batch; one more is refused at once (default 1024). */
+  maxWaiting: number;
+  /** Longest wait for a batch in ms; an item that waited longer is refused without touching the database (default 2000). */
+  maxWaitMs: number;
+}
+
+export const DEFAULT_QUEUE_BOUNDS: QueueBounds = { maxWaiting: 1024, maxWaitMs: 2000 };
+
+/** What a coalescer (or a group of them) is doing now: for /readyz and metrics. */
+export interface QueueReading {
+  waiting: number;
+  running: number;
+  /** Age in ms of the oldest item waiting for a batch (0 when none waits). */
+  oldestWaitMs: number;
+  /** Age in ms of the oldest batch still running (0 when none runs). */
+  oldestRunMs: number;
+  /** The queue is full: new items are being refused. */
+  saturated: boolean;
+  /** Work does not move: an item waited, or a batch ran, longer than the deadline. */
+  stuck: boolean;
+}
+
+/** The refusal of an item the queue cannot take or that waited too long. */
+function overloaded(reason: string) {
+  return appError('SERVICE_UNAVAILABLE', `the service is overloaded (${reason}); retry the request shortly`);
+}
+
+const monotonicMs = () => performance.now();
 
 interface Pending<I, O> {
   item: I;
+  enqueuedAt: number;
   resolve(value: O): void;
   reject(reason: unknown): void;
 }
@@ -29,28 +70,85 @@ export class Coalescer<I, O> {
   readonly #keyOf: ((item: I) => string) | undefined;
   readonly #concurrency: number;
   readonly #maxBatch: number;
+  readonly #bounds: QueueBounds;
+  readonly #now: () => number;
   #queue: Array<Pending<I, O>> = [];
-  #running = 0;
+  /** Start times of the batches running now. */
+  readonly #runningSince = new Set<{ startedAt: number }>();
   #scheduled = false;
+  #deadlineTimer: NodeJS.Timeout | undefined;
 
   constructor(options: CoalescerOptions<I, O>) {
     this.#run = options.run;
     this.#keyOf = options.keyOf;
     this.#concurrency = options.concurrency ?? 2;
     this.#maxBatch = options.maxBatch ?? 256;
-    if (!(this.#concurrency >= 1 && this.#maxBatch >= 1)) throw new RangeError('concurrency and maxBatch must be at least 1');
+    this.#bounds = options.group?.bounds ?? DEFAULT_QUEUE_BOUNDS;
+    this.#now = options.now ?? monotonicMs;
+    if (!(this.#concurrency >= 1 && this.#maxBatch >= 1))
+      throw new RangeError('concurrency and maxBatch must be at least 1');
+    if (!(this.#bounds.maxWaiting >= 1 && this.#bounds.maxWaitMs >= 1))
+      throw new RangeError('maxWaiting and maxWaitMs must be at least 1');
+    options.group?.add(this);
   }
 
   submit(item: I): Promise<O> {
+    if (this.#queue.length >= this.#bounds.maxWaiting) {
+      return Promise.reject(overloaded(`${this.#queue.length} requests already wait for the database`));
+    }
     return new Promise<O>((resolve, reject) => {
-      this.#queue.push({ item, resolve, reject });
+      this.#queue.push({ item, enqueuedAt: this.#now(), resolve, reject });
       this.#schedule();
+      this.#armDeadline();
     });
   }
 
   /** Items waiting for a batch (for tests and metrics). */
   get waiting(): number {
     return this.#queue.length;
+  }
+
+  get #running(): number {
+    return this.#runningSince.size;
+  }
+
+  reading(): QueueReading {
+    const now = this.#now();
+    const oldestWaitMs = this.#queue.length > 0 ? now - (this.#queue[0] as Pending<I, O>).enqueuedAt : 0;
+    let oldestRunMs = 0;
+    for (const run of this.#runningSince) oldestRunMs = Math.max(oldestRunMs, now - run.startedAt);
+    return {
+      waiting: this.#queue.length,
+      running: this.#running,
+      oldestWaitMs,
+      oldestRunMs,
+      saturated: this.#queue.length >= this.#bounds.maxWaiting,
+      stuck: oldestWaitMs > this.#bounds.maxWaitMs || oldestRunMs > this.#bounds.maxWaitMs,
+    };
+  }
+
+  // Items past their deadline are refused when it passes, even while every batch slot is busy (a
+  // batch stuck on a lock must not hold the requests queued behind it). The queue is in arrival
+  // order, so one timer for its head is enough.
+  #armDeadline(): void {
+    if (this.#deadlineTimer !== undefined || this.#queue.length === 0) return;
+    const head = this.#queue[0] as Pending<I, O>;
+    const delay = Math.max(0, head.enqueuedAt + this.#bounds.maxWaitMs - this.#now()) + 1;
+    this.#deadlineTimer = setTimeout(() => {
+      this.#deadlineTimer = undefined;
+      this.#refuseExpired();
+      this.#armDeadline();
+    }, delay);
+    this.#deadlineTimer.unref();
+  }
+
+  #refuseExpired(): void {
+    const now = this.#now();
+    const expired = this.#queue.filter((p) => now - p.enqueuedAt > this.#bounds.maxWaitMs);
+    if (expired.length === 0) return;
+    this.#queue = this.#queue.filter((p) => now - p.enqueuedAt <= this.#bounds.maxWaitMs);
+    const error = overloaded(`waited more than ${this.#bounds.maxWaitMs} ms for the database`);
+    for (const pending of expired) pending.reject(error);
   }
 
   // The first batch waits for the end of the current I/O phase (setImmediate), so that requests
@@ -65,13 +163,19 @@ export class Coalescer<I, O> {
   }
 
   #drain(): void {
+    this.#refuseExpired();
     while (this.#running < this.#concurrency && this.#queue.length > 0) {
       const batch = this.#take();
-      this.#running++;
+      const run = { startedAt: this.#now() };
+      this.#runningSince.add(run);
       void this.#execute(batch).finally(() => {
-        this.#running--;
+        this.#runningSince.delete(run);
         this.#drain();
       });
+    }
+    if (this.#queue.length === 0 && this.#deadlineTimer !== undefined) {
+      clearTimeout(this.#deadlineTimer);
+      this.#deadlineTimer = undefined;
     }
   }
 
@@ -96,7 +200,8 @@ export class Coalescer<I, O> {
   async #execute(batch: Array<Pending<I, O>>): Promise<void> {
     try {
       const results = await this.#run(batch.map((p) => p.item));
-      if (results.length !== batch.length) throw new Error(`batch of ${batch.length} answered ${results.length} results`);
+      if (results.length !== batch.length)
+        throw new Error(`batch of ${batch.length} answered ${results.length} results`);
       batch.forEach((p, i) => p.resolve(results[i] as O));
     } catch (error) {
       if (batch.length === 1) {
@@ -114,5 +219,44 @@ export class Coalescer<I, O> {
         }
       }
     }
+  }
+}
+
+/**
+ * The coalescers of one server: they share the bounds, and their combined reading tells /readyz
+ * whether this process's database work is moving.
+ */
+export class CoalescerGroup {
+  readonly bounds: QueueBounds;
+  readonly #members = new Set<{ reading(): QueueReading }>();
+
+  constructor(bounds: QueueBounds = DEFAULT_QUEUE_BOUNDS) {
+    this.bounds = bounds;
+  }
+
+  add(member: { reading(): QueueReading }): void {
+    this.#members.add(member);
+  }
+
+  /** The sum of the queues, the oldest ages, and whether any member is saturated or stuck. */
+  reading(): QueueReading {
+    const total: QueueReading = {
+      waiting: 0,
+      running: 0,
+      oldestWaitMs: 0,
+      oldestRunMs: 0,
+      saturated: false,
+      stuck: false,
+    };
+    for (const member of this.#members) {
+      const r = member.reading();
+      total.waiting += r.waiting;
+      total.running += r.running;
+      total.oldestWaitMs = Math.max(total.oldestWaitMs, r.oldestWaitMs);
+      total.oldestRunMs = Math.max(total.oldestRunMs, r.oldestRunMs);
+      total.saturated ||= r.saturated;
+      total.stuck ||= r.stuck;
+    }
+    return total;
   }
 }

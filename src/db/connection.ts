@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
@@ -20,7 +20,75 @@ export interface Database {
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** Sends a NOTIFY to every process listening (delivered when the sending transaction commits). */
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Readiness: a `SELECT 1` that does not queue behind a saturated pool (its own connection on
+   * PostgreSQL), bounded by timeoutMs, and how many queries wait for a pool connection right now.
+   */
+  probe(timeoutMs: number): Promise<DatabaseProbe>;
   close(): Promise<void>;
+}
+
+export interface DatabaseProbe {
+  /** The database answered within the time given. */
+  answered: boolean;
+  /** Queries waiting for a connection of the pool (PGlite: for its one connection). */
+  waiting: number;
+  /** Why it did not answer (for the log; never shown to a client). */
+  error?: unknown;
+}
+
+/** Bounds on every wait for the database; on PGlite, which has no server, only the pool wait applies. */
+export interface DatabaseTimeouts {
+  /** Longest wait for a pool connection, including opening a new one (pg-pool connectionTimeoutMillis). */
+  acquireTimeoutMs: number;
+  /** PostgreSQL statement_timeout of every pool connection (57014 when exceeded); 0 = none. */
+  statementTimeoutMs: number;
+  /** PostgreSQL lock_timeout of every pool connection (55P03 when exceeded); 0 = none. */
+  lockTimeoutMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  acquireTimeoutMs: 5000,
+  statementTimeoutMs: 15_000,
+  lockTimeoutMs: 3000,
+};
+
+/** Where the connection layer reports trouble it recovers from by itself; pino and Fastify's logger fit. */
+export interface DatabaseLog {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+/** What a log line may say about a database error: its code and message, no stack, no connection string. */
+export function describeDbError(error: unknown): { code?: string; message: string } {
+  if (typeof error !== 'object' || error === null) return { message: String(error) };
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return {
+    ...(typeof code === 'string' && { code }),
+    message: typeof message === 'string' ? message : String(error),
+  };
+}
+
+/** Pause before reconnect attempt n (1, 2, ...): doubling from 250 ms up to 5 s, with jitter so that processes spread out. */
+export function reconnectDelayMs(attempt: number): number {
+  const base = Math.min(5000, 250 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base * (0.75 + Math.random() * 0.5));
+}
+
+/** Resolves with the promise's value, or rejects after ms (the promise keeps running; its result is dropped). */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`${what} took longer than ${ms} ms`), { code: 'ETIMEDOUT' })),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 // int8 comes back as a JS number on both engines (counts, progress values are bounded by validation);
@@ -28,7 +96,9 @@ export interface Database {
 const INT8_OID = 20;
 const pgTypes = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === INT8_OID
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 const PREPARED_MARK = /^\/\* prepared:([a-z0-9_]+) \*\//;
@@ -61,7 +131,12 @@ function withPreparedStatements(pool: pg.Pool): PostgresPool {
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     const query = (text: unknown, values?: unknown[]) => {
       const mark = typeof text === 'string' ? PREPARED_MARK.exec(text) : null;
-      if (mark) return client.query({ name: nameOf(text as string, mark[1] as string), text: text as string, values });
+      if (mark)
+        return client.query({
+          name: nameOf(text as string, mark[1] as string),
+          text: text as string,
+          values,
+        });
       return client.query(text as string, values);
     };
     return { query, release: () => client.release() } as unknown as PostgresPoolClient;
@@ -80,10 +155,60 @@ function withPreparedStatements(pool: pg.Pool): PostgresPool {
   };
 }
 
-export function openPostgres(connectionString: string, poolSize: number): Database {
-  const pool = new pg.Pool({ connectionString, max: poolSize, types: pgTypes });
-  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+export function openPostgres(
+  connectionString: string,
+  poolSize: number,
+  options: { timeouts?: DatabaseTimeouts; log?: DatabaseLog } = {},
+): Database {
+  const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+  const log = options.log;
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    types: pgTypes,
+    connectionTimeoutMillis: timeouts.acquireTimeoutMs,
+    // Sent as startup options, so they hold from the first statement and cost no round trip.
+    statement_timeout: timeouts.statementTimeoutMs,
+    lock_timeout: timeouts.lockTimeoutMs,
+    // A server that vanished without closing the socket (failover, network loss) is noticed.
+    keepAlive: true,
+  });
+  // pg-pool listens for errors of idle clients only: a client that is checked out (a request between
+  // two statements of its transaction) emits 'error' with no listener when the server goes away, and
+  // that kills the process. Every client gets a listener for its whole life; the statement in flight
+  // fails on its own, and pg-pool drops a client that is no longer queryable when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => log?.warn({ err: describeDbError(err) }, 'database connection lost'));
+  });
+  // pg-pool re-emits an idle client's error here; without a listener that too would end the process.
+  // The client's own listener above has logged it already.
   pool.on('error', () => {});
+
+  // Readiness has a connection of its own, so that it answers even when every pool connection is busy.
+  let probeClient: Promise<pg.Client> | undefined;
+  const dropProbeClient = () => {
+    const client = probeClient;
+    probeClient = undefined;
+    void client?.then((c) => c.end()).catch(() => {});
+  };
+  const probeConnection = (timeoutMs: number): Promise<pg.Client> => {
+    if (probeClient === undefined) {
+      const client = new pg.Client({
+        connectionString,
+        connectionTimeoutMillis: timeoutMs,
+        statement_timeout: timeoutMs,
+        keepAlive: true,
+      });
+      client.on('error', () => {
+        if (probeClient === connecting) probeClient = undefined;
+      });
+      const connecting = client.connect().then(() => client);
+      probeClient = connecting;
+    }
+    return probeClient;
+  };
+  const listeners = new Set<() => Promise<void>>();
+
   return {
     kind: 'postgres',
     db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) }),
@@ -93,31 +218,78 @@ export function openPostgres(connectionString: string, poolSize: number): Databa
     async listen(channel, onMessage) {
       let client: pg.Client | undefined;
       let stopped = false;
+      let failures = 0;
+      let retry: NodeJS.Timeout | undefined;
+      // Until it succeeds: a missed flush is covered by the caches' TTL, but a listener that gave up
+      // would leave this process on TTL alone for good.
       const connect = async (): Promise<void> => {
         if (stopped) return;
-        const next = new pg.Client({ connectionString });
+        const next = new pg.Client({
+          connectionString,
+          connectionTimeoutMillis: timeouts.acquireTimeoutMs,
+          keepAlive: true,
+        });
+        let failed = false;
+        const fail = (err: unknown, message: string) => {
+          if (failed || stopped) return;
+          failed = true;
+          if (client === next) client = undefined;
+          void next.end().catch(() => {});
+          failures += 1;
+          const retryInMs = reconnectDelayMs(failures);
+          log?.warn({ channel, attempt: failures, retryInMs, err: describeDbError(err) }, message);
+          retry = setTimeout(() => void connect(), retryInMs);
+        };
         next.on('notification', (message) => {
           if (message.channel === channel) onMessage(message.payload ?? '');
         });
-        next.on('error', () => {
-          // The connection is gone: whatever was missed is covered by the caches' TTL; reconnect.
-          void next.end().catch(() => {});
-          if (!stopped) setTimeout(() => void connect().catch(() => {}), 500);
-        });
-        await next.connect();
-        await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        next.on('error', (err) => fail(err, 'listen connection lost; reconnecting'));
+        try {
+          await next.connect();
+          await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        } catch (err) {
+          fail(err, 'listen connection failed; retrying');
+          return;
+        }
+        if (stopped) {
+          await next.end().catch(() => {});
+          return;
+        }
         client = next;
+        if (failures > 0) log?.info({ channel, attempts: failures + 1 }, 'listen connection restored');
+        failures = 0;
       };
       await connect();
-      return async () => {
+      const stop = async () => {
         stopped = true;
+        clearTimeout(retry);
+        listeners.delete(stop);
         await client?.end().catch(() => {});
       };
+      listeners.add(stop);
+      return stop;
     },
     async notify(channel, payload) {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
+    async probe(timeoutMs) {
+      const waiting = pool.waitingCount;
+      try {
+        await within(
+          probeConnection(timeoutMs).then((client) => client.query('SELECT 1')),
+          timeoutMs,
+          'readiness query',
+        );
+        return { answered: true, waiting };
+      } catch (error) {
+        // Whatever state the connection is in (hung, broken), the next probe starts afresh.
+        dropProbeClient();
+        return { answered: false, waiting, error };
+      }
+    },
     async close() {
+      await Promise.all([...listeners].map((stop) => stop()));
+      dropProbeClient();
       await pool.end();
     },
   };
@@ -129,7 +301,7 @@ export function openPostgres(connectionString: string, poolSize: number): Databa
  */
 class PGlitePool implements PostgresPool {
   private busy = false;
-  private readonly waiting: Array<() => void> = [];
+  readonly waiting: Array<() => void> = [];
 
   constructor(private readonly pglite: PGlite) {}
 
@@ -141,7 +313,7 @@ class PGlitePool implements PostgresPool {
         // Without parameters use the simple protocol, which also runs multi-statement scripts.
         const result =
           parameters.length === 0
-            ? (await this.pglite.exec(sql)).at(-1) ?? { rows: [], affectedRows: 0 }
+            ? ((await this.pglite.exec(sql)).at(-1) ?? { rows: [], affectedRows: 0 })
             : await this.pglite.query<R>(sql, parameters as unknown[]);
         const command = (sql.trimStart().split(/\s/, 1)[0] ?? '').toUpperCase();
         return {
@@ -166,9 +338,11 @@ class PGlitePool implements PostgresPool {
 export async function openPGlite(dataDir: string | undefined): Promise<Database> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir);
+  const pool = new PGlitePool(pglite);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'pglite',
-    db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) }),
+    db,
     async execScript(sql) {
       await pglite.exec(sql);
     },
@@ -176,6 +350,16 @@ export async function openPGlite(dataDir: string | undefined): Promise<Database>
       return async () => {};
     },
     async notify() {},
+    async probe(timeoutMs) {
+      // One connection, so the probe takes its turn; the timeout says it waited too long.
+      const waiting = pool.waiting.length;
+      try {
+        await within(sql`SELECT 1`.execute(db), timeoutMs, 'readiness query');
+        return { answered: true, waiting };
+      } catch (error) {
+        return { answered: false, waiting, error };
+      }
+    },
     async close() {
       await pglite.close();
     },

@@ -15,7 +15,10 @@ export function listMigrations(): Array<{ version: string; sql: string }> {
   return readdirSync(MIGRATIONS_DIR)
     .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
     .sort()
-    .map((file) => ({ version: file.replace(/\.sql$/, ''), sql: readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8') }));
+    .map((file) => ({
+      version: file.replace(/\.sql$/, ''),
+      sql: readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8'),
+    }));
 }
 
 /** Applies pending migrations; returns the versions applied by this call. */
@@ -27,6 +30,8 @@ export async function migrate(database: Database): Promise<string[]> {
   for (const migration of listMigrations()) {
     // One transaction per file: the lock is released at its end, and a failing file leaves nothing behind.
     const done = await database.db.transaction().execute(async (trx) => {
+      // A migration may rewrite a large table: DATABASE_STATEMENT_TIMEOUT_MS bounds requests, not this.
+      await sql`SET LOCAL statement_timeout = 0`.execute(trx);
       await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`.execute(trx);
       const existing = await trx
         .selectFrom('schema_migrations')

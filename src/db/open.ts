@@ -1,24 +1,63 @@
-// Opens the database the configuration names and brings its schema up to date.
+// Opens the database the configuration names and brings its schema up to date, waiting (with
+// backoff, logged) for a database that is not reachable yet, up to DATABASE_STARTUP_WAIT_MS.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.ts';
-import { openPGlite, openPostgres } from './connection.ts';
-import type { Database } from './connection.ts';
+import { describeDbError, openPGlite, openPostgres, reconnectDelayMs } from './connection.ts';
+import type { Database, DatabaseLog } from './connection.ts';
+import { classifyDbError } from './errors.ts';
 import { migrate } from './migrate.ts';
 import path from 'node:path';
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>): Promise<Database> {
+type DatabaseConfig = Pick<
+  Config,
+  'databaseUrl' | 'dataDir' | 'databasePoolSize' | 'databaseTimeouts' | 'databaseStartupWaitMs'
+>;
+
+/** Start-up gave up: the database stayed unreachable for the whole DATABASE_STARTUP_WAIT_MS. */
+export class DatabaseUnreachableError extends Error {
+  constructor(
+    readonly attempts: number,
+    readonly waitedMs: number,
+    readonly lastError: unknown,
+  ) {
+    super(`the database was not reachable in ${attempts} attempts over ${waitedMs} ms`, { cause: lastError });
+    this.name = 'DatabaseUnreachableError';
+  }
+}
+
+export async function openDatabase(
+  config: Omit<DatabaseConfig, 'databaseStartupWaitMs'>,
+  log?: DatabaseLog,
+): Promise<Database> {
   return config.databaseUrl !== undefined
-    ? openPostgres(config.databaseUrl, config.databasePoolSize)
+    ? openPostgres(config.databaseUrl, config.databasePoolSize, { timeouts: config.databaseTimeouts, log })
     : openPGlite(path.join(config.dataDir, 'pglite'));
 }
 
 export async function openMigratedDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>,
+  config: DatabaseConfig,
+  log?: DatabaseLog,
 ): Promise<{ database: Database; applied: string[] }> {
-  const database = await openDatabase(config);
-  try {
-    return { database, applied: await migrate(database) };
-  } catch (error) {
-    await database.close();
-    throw error;
+  const started = performance.now();
+  for (let attempt = 1; ; attempt++) {
+    const database = await openDatabase(config, log);
+    try {
+      return { database, applied: await migrate(database) };
+    } catch (error) {
+      await database.close().catch(() => {});
+      // Only a database that is down, starting or overloaded is worth waiting for; a wrong
+      // password or a broken migration will not get better.
+      const kind = classifyDbError(error)?.kind;
+      const waitedMs = Math.round(performance.now() - started);
+      if (kind !== 'unavailable' && kind !== 'timeout') throw error;
+      if (waitedMs >= config.databaseStartupWaitMs)
+        throw new DatabaseUnreachableError(attempt, waitedMs, error);
+      const retryInMs = Math.min(reconnectDelayMs(attempt), config.databaseStartupWaitMs - waitedMs);
+      log?.warn(
+        { attempt, waitedMs, retryInMs, err: describeDbError(error) },
+        'database not reachable yet; retrying',
+      );
+      await sleep(retryInMs);
+    }
   }
 }

@@ -173,6 +173,7 @@ export interface ClaimsTable {
   next_attempt_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+  completed_before_link: NullableTimestamp;
 }
 
 export interface ClaimEventsTable {
@@ -259,6 +260,14 @@ export interface MissionProgressTable {
   updated_at: Timestamp;
 }
 
+/** A signed-in browser (0006); the cookie's session id is stored as its SHA-256 only. */
+export interface UserSessionsTable {
+  id_hash: string;
+  account_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Generated<Date>;
@@ -276,6 +285,7 @@ export interface DB {
   mission_progress: MissionProgressTable;
   login_states: LoginStatesTable;
   mapping_tokens: MappingTokensTable;
+  user_sessions: UserSessionsTable;
   reward_assets: RewardAssetsTable;
   budgets: BudgetsTable;
   budget_stripes: BudgetStripesTable;
@@ -289,4 +299,55 @@ export interface DB {
   user_streaks: UserStreaksTable;
   streak_rewards: StreakRewardsTable;
   schema_migrations: SchemaMigrationsTable;
+  deferred_rewards: DeferredRewardsTable;
+  budget_caps: BudgetCapsTable;
+  cap_usage: CapUsageTable;
+  completion_rates: CompletionRatesTable;
+  completion_alarms: CompletionAlarmsTable;
+}
+
+// --- 0008_farming ---
+
+export interface DeferredRewardsTable {
+  id: string;
+  kind: 'CLAIM' | 'TICKET';
+  partner_id: string;
+  partner_uid: string;
+  promotion_id: string | null;
+  source: 'MISSION' | 'GROUP' | 'DRAW' | 'STREAK';
+  source_id: string;
+  period_key: string;
+  budget_id: string;
+  amount: Numeric | null;
+  completed_at: Timestamp;
+}
+
+export interface BudgetCapsTable {
+  budget_id: string;
+  per_account_per_day: Numeric | null;
+  per_partner_per_day: Numeric | null;
+  updated_at: Timestamp;
+}
+
+export interface CapUsageTable {
+  budget_id: string;
+  day: string;
+  scope: 'ACCOUNT' | 'PARTNER';
+  subject: string;
+  used: Numeric;
+}
+
+export interface CompletionRatesTable {
+  partner_id: string;
+  window_start: Timestamp;
+  completions: number;
+}
+
+export interface CompletionAlarmsTable {
+  partner_id: string;
+  alarms: number;
+  last_window: Timestamp;
+  last_rate: number;
+  last_baseline: string;
+  last_at: Timestamp;
 }

@@ -22,7 +22,21 @@ describe('parseAmount', () => {
   });
 
   it('refuses everything that is not a plain decimal', () => {
-    for (const bad of ['', '-1', '+1', '1e3', ' 1', '1 ', '1.', '.5', '0x10', '1,000', 'NaN', 'Infinity', '١']) {
+    for (const bad of [
+      '',
+      '-1',
+      '+1',
+      '1e3',
+      ' 1',
+      '1 ',
+      '1.',
+      '.5',
+      '0x10',
+      '1,000',
+      'NaN',
+      'Infinity',
+      '١',
+    ]) {
       expect(() => parseAmount(bad, 2), bad).toThrow(AmountError);
     }
   });
@@ -47,7 +61,12 @@ describe('formatAmount', () => {
   });
 
   it('round-trips', () => {
-    for (const [text, decimals] of [['0.1', 1], ['123456789.123456789', 9], ['1', 36], ['99999999999', 0]] as const) {
+    for (const [text, decimals] of [
+      ['0.1', 1],
+      ['123456789.123456789', 9],
+      ['1', 36],
+      ['99999999999', 0],
+    ] as const) {
       expect(formatAmount(parseAmount(text, decimals), decimals)).toBe(text);
     }
   });

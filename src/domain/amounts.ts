@@ -9,13 +9,16 @@ export class AmountError extends Error {}
 
 /** "12.5" with 2 decimals -> 1250n. Refuses signs, exponents, spaces and excess fractional digits. */
 export function parseAmount(text: string, decimals: number, options: { allowZero?: boolean } = {}): bigint {
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS) throw new AmountError(`decimals must be 0..${MAX_DECIMALS}`);
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS)
+    throw new AmountError(`decimals must be 0..${MAX_DECIMALS}`);
   const match = /^(\d{1,100})(?:\.(\d{1,40}))?$/.exec(text);
   if (!match) throw new AmountError(`'${text.slice(0, 40)}' is not a decimal amount such as 12.5`);
   const whole = match[1] as string;
   const fraction = (match[2] ?? '').replace(/0+$/, '');
   if (fraction.length > decimals) {
-    throw new AmountError(`'${text.slice(0, 40)}' has more fractional digits than the asset's ${decimals} decimals`);
+    throw new AmountError(
+      `'${text.slice(0, 40)}' has more fractional digits than the asset's ${decimals} decimals`,
+    );
   }
   const units = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
   if (units > MAX_BASE_UNITS) throw new AmountError(`'${text.slice(0, 40)}' is too large`);

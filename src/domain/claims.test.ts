@@ -3,8 +3,16 @@ import { canMove, CLAIM_STATUSES, MAX_PAYOUT_ATTEMPTS, retryDelayMs } from './cl
 import type { ClaimStatus } from './claims.ts';
 
 describe('claim state machine', () => {
-  const allowed = new Set(['RESERVED>REQUESTED', 'RESERVED>REJECTED', 'REQUESTED>SUCCEEDED', 'REQUESTED>FAILED', 'FAILED>REQUESTED']);
-  const pairs = CLAIM_STATUSES.flatMap((from) => CLAIM_STATUSES.map((to) => [from, to] as [ClaimStatus, ClaimStatus]));
+  const allowed = new Set([
+    'RESERVED>REQUESTED',
+    'RESERVED>REJECTED',
+    'REQUESTED>SUCCEEDED',
+    'REQUESTED>FAILED',
+    'FAILED>REQUESTED',
+  ]);
+  const pairs = CLAIM_STATUSES.flatMap((from) =>
+    CLAIM_STATUSES.map((to) => [from, to] as [ClaimStatus, ClaimStatus]),
+  );
 
   it.each(pairs)('%s -> %s', (from, to) => {
     expect(canMove(from, to)).toBe(allowed.has(`${from}>${to}`));

@@ -3,7 +3,13 @@
 // A claim born without budget is REJECTED from the start.
 
 export type ClaimStatus = 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
-export const CLAIM_STATUSES: readonly ClaimStatus[] = ['RESERVED', 'REQUESTED', 'REJECTED', 'SUCCEEDED', 'FAILED'];
+export const CLAIM_STATUSES: readonly ClaimStatus[] = [
+  'RESERVED',
+  'REQUESTED',
+  'REJECTED',
+  'SUCCEEDED',
+  'FAILED',
+];
 
 const MOVES: Record<ClaimStatus, readonly ClaimStatus[]> = {
   RESERVED: ['REQUESTED', 'REJECTED'],

@@ -20,7 +20,8 @@ describe('lucky draw', () => {
     // The smallest scores win.
     const score = (id: string) => createHash('sha256').update(`${seed}:${id}`).digest('hex');
     const worstWinner = winners.map(score).sort().at(-1) as string;
-    for (const loser of tickets.filter((t) => !winners.includes(t))) expect(score(loser) > worstWinner).toBe(true);
+    for (const loser of tickets.filter((t) => !winners.includes(t)))
+      expect(score(loser) > worstWinner).toBe(true);
   });
 
   it('another seed gives other winners; more winners than tickets gives every ticket', () => {

@@ -10,7 +10,16 @@ describe('canonicalCidr', () => {
   });
 
   it('refuses what is not an IP or CIDR', () => {
-    for (const bad of ['', 'localhost', '10.0.0.0/33', '10.0.0/8', '1.2.3.4/8/9', '::1/129', '10.0.0.0/-1', '10.0.0.0/ 8']) {
+    for (const bad of [
+      '',
+      'localhost',
+      '10.0.0.0/33',
+      '10.0.0/8',
+      '1.2.3.4/8/9',
+      '::1/129',
+      '10.0.0.0/-1',
+      '10.0.0.0/ 8',
+    ]) {
       expect(canonicalCidr(bad), bad).toBeUndefined();
     }
   });

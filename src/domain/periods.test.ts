@@ -24,8 +24,12 @@ describe('periodKeyFor', () => {
 
   it('WEEKLY in a time zone behind UTC', () => {
     // 2026-11-23T04:00Z is Sunday 20:00 in Los Angeles (UTC-8): still the week of Monday 16th.
-    expect(periodKeyFor('WEEKLY', new Date('2026-11-23T04:00:00Z'), 'America/Los_Angeles')).toBe('W2026-11-16');
-    expect(periodKeyFor('WEEKLY', new Date('2026-11-23T08:00:00Z'), 'America/Los_Angeles')).toBe('W2026-11-23');
+    expect(periodKeyFor('WEEKLY', new Date('2026-11-23T04:00:00Z'), 'America/Los_Angeles')).toBe(
+      'W2026-11-16',
+    );
+    expect(periodKeyFor('WEEKLY', new Date('2026-11-23T08:00:00Z'), 'America/Los_Angeles')).toBe(
+      'W2026-11-23',
+    );
   });
 
   it('MONTHLY changes at local midnight of the first day', () => {

@@ -77,3 +77,13 @@ export function periodKeyFor(recurrence: RecurrenceType, at: Date, timeZone: str
     }
   }
 }
+
+const RECURRENCE_SPAN: Record<RecurrenceType, number> = { DAILY: 1, WEEKLY: 2, MONTHLY: 3, ONE_TIME: 4 };
+
+/**
+ * The period of the member with the longest recurrence: a group's period (a group with a ONE_TIME
+ * mission pays once; an all-DAILY group pays daily). The first of equals wins.
+ */
+export function longestPeriod<T extends { recurrence: RecurrenceType }>(members: readonly T[]): T {
+  return members.reduce((a, b) => (RECURRENCE_SPAN[b.recurrence] > RECURRENCE_SPAN[a.recurrence] ? b : a));
+}

@@ -26,16 +26,51 @@ export function matchRedirectUrl(registered: readonly string[], raw: string): UR
   return registered.includes(candidate) ? url : undefined;
 }
 
-/** A path of this service to return to after the platform login (e.g. /app); undefined if not one. */
-export function matchReturnPath(raw: string | undefined, fallback: string): string | undefined {
-  const value = raw === undefined || raw === '' ? fallback : raw;
-  if (value.length > 512 || !value.startsWith('/') || value.startsWith('//') || UNSAFE.test(value)) {
+/** Where the mission-page sign-in may return to: our own pages that use the session. */
+export const RETURN_PATH_PREFIXES: readonly string[] = ['/app'];
+
+/**
+ * A page of this service to return to after the platform login (e.g. /app), as an absolute URL on
+ * `base` (PUBLIC_BASE_URL); undefined if the value is not one. The value is normalised first
+ * (WHATWG URL against our base: dot segments, %2e, slashes), then the *result* is checked (same
+ * origin, path equal to or under an allowed prefix), and the checked result is what we answer, so
+ * no later normalisation can turn it into another place (`/.//evil.example` is `//evil.example`).
+ */
+export function safeReturnUrl(
+  raw: string | undefined,
+  options: { base: string; fallback: string; prefixes?: readonly string[] },
+): string | undefined {
+  const value = raw === undefined || raw === '' ? options.fallback : raw;
+  // Only a path is asked for; anything else (a scheme, //host, a backslash the URL parser reads
+  // as a slash, a tab or newline it silently drops) is refused before parsing could be lenient.
+  if (value.length > 512 || !value.startsWith('/') || UNSAFE.test(value)) return undefined;
+  const base = new URL(options.base);
+  let url: URL;
+  try {
+    url = new URL(value, base.origin);
+  } catch {
     return undefined;
   }
-  const base = new URL('http://service.invalid');
-  const url = new URL(value, base);
-  if (url.origin !== base.origin) return undefined;
-  return `${url.pathname}${url.search}`;
+  if (url.origin !== base.origin || url.username !== '' || url.password !== '') return undefined;
+  const prefixes = options.prefixes ?? RETURN_PATH_PREFIXES;
+  const under = prefixes.some((prefix) => url.pathname === prefix || url.pathname.startsWith(`${prefix}/`));
+  if (!under) return undefined;
+  return `${url.origin}${url.pathname}${url.search}`;
+}
+
+/** Query parameters that carry the outcome of a login back to the partner. */
+export const OUTCOME_PARAMS = ['token', 'error'] as const;
+
+/**
+ * The partner's redirect URL with the outcome of the login: every `token` and `error` the URL
+ * already had is removed (a registered URL cannot smuggle a token or an error of its own), then
+ * ours is set.
+ */
+export function withOutcome(url: string, name: (typeof OUTCOME_PARAMS)[number], value: string): string {
+  const out = new URL(url);
+  for (const param of OUTCOME_PARAMS) out.searchParams.delete(param);
+  out.searchParams.set(name, value);
+  return out.href;
 }
 
 /** The URL with one query parameter set (replacing any of the same name). */

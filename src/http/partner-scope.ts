@@ -1,21 +1,31 @@
 // The partner scope (/v1): every route here needs X-Partner-Id and X-Api-Key; achieve also needs
 // a source address in the partner's allow-list. The browser login routes are not in this scope.
 import type { BlockList } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { appError } from '../errors.ts';
-import type { PartnerRow } from '../partners/store.ts';
-import { authenticatePartner } from '../partners/service.ts';
-import { findPartnerCredentials } from '../partners/store.ts';
 import { buildAllowList, isAddressAllowed } from '../domain/ip-allow-list.ts';
-import { checkLinkRoute } from '../linking/routes/checkLink.ts';
-import { achieveRoute } from '../progress/routes/achieve.ts';
-import { connectRoute } from '../linking/routes/connect.ts';
-import { releaseWaitingClaims } from '../rewards/claims.ts';
+
+/** What the scope needs of an authenticated partner. */
+export interface ScopePartner {
+  id: string;
+  allowed_ips: readonly string[];
+}
+
+/** How a partner's credentials checked out (partners/service.ts answers it). */
+export type PartnerAuthentication =
+  { outcome: 'OK'; partner: ScopePartner } | { outcome: 'UNAUTHORIZED' } | { outcome: 'DISABLED' };
+
+export interface PartnerScopeOptions {
+  authenticate(partnerId: string, apiKey: string): Promise<PartnerAuthentication>;
+  routes: FastifyPluginAsync[];
+  /** Routes that also need a source address in the partner's allow-list (achieve). */
+  allowListedRoutes: FastifyPluginAsync[];
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated partner; set on every route of the partner scope. */
-    partner: PartnerRow;
+    partner: ScopePartner;
   }
 }
 
@@ -24,25 +34,34 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' && value.length > 0 && value.length <= 256 ? value : undefined;
 }
 
-async function requirePartner(request: FastifyRequest): Promise<void> {
+// Failed credentials are counted (per address, per partner id) and beyond their limit answer 429;
+// a call that authenticates costs no counting of failures, only the partner's own limit.
+async function requirePartner(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  authenticate: PartnerScopeOptions['authenticate'],
+): Promise<void> {
+  const { limits } = request.server;
   const partnerId = header(request, 'x-partner-id');
   const apiKey = header(request, 'x-api-key');
   if (partnerId === undefined || apiKey === undefined) {
+    await limits.failedPartnerKey(request, reply, partnerId);
     throw appError('PARTNER_UNAUTHORIZED', 'send the X-Partner-Id and X-Api-Key headers');
   }
-  const { database, caches } = request.server.deps;
-  const result = await authenticatePartner(database.db, partnerId, apiKey, (db, id) =>
-    caches.partners.get(id, () => findPartnerCredentials(db, id)),
-  );
-  if (result.outcome === 'UNAUTHORIZED') throw appError('PARTNER_UNAUTHORIZED', 'invalid partner id or API key');
+  const result = await authenticate(partnerId, apiKey);
+  if (result.outcome === 'UNAUTHORIZED') {
+    await limits.failedPartnerKey(request, reply, partnerId);
+    throw appError('PARTNER_UNAUTHORIZED', 'invalid partner id or API key');
+  }
   if (result.outcome === 'DISABLED') throw appError('PARTNER_DISABLED', `partner '${partnerId}' is disabled`);
   request.partner = result.partner;
+  await limits.partnerCall(request, reply);
 }
 
 // Built once per partner row: the row is cached (src/cache/), so its list is too, and a changed
 // allow-list comes with a new row.
 const allowLists = new WeakMap<readonly string[], BlockList>();
-function allowListOf(partner: PartnerRow): BlockList {
+function allowListOf(partner: ScopePartner): BlockList {
   let list = allowLists.get(partner.allowed_ips);
   if (list === undefined) {
     list = buildAllowList(partner.allowed_ips);
@@ -59,13 +78,16 @@ async function requireAllowedIp(request: FastifyRequest): Promise<void> {
   }
 }
 
-export async function partnerScope(app: FastifyInstance): Promise<void> {
-  app.decorateRequest('partner', null as unknown as PartnerRow);
-  app.addHook('onRequest', requirePartner);
-  await app.register(checkLinkRoute);
-  await app.register(connectRoute([releaseWaitingClaims(app.deps.clock)]));
+export async function partnerScope(app: FastifyInstance, options: PartnerScopeOptions): Promise<void> {
+  app.decorateRequest('partner', null as unknown as ScopePartner);
+  // Limited per partner (requirePartner), not by the per-address limit of credential-less routes.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, limitedBy: 'partner' };
+  });
+  app.addHook('onRequest', (request, reply) => requirePartner(request, reply, options.authenticate));
+  for (const routes of options.routes) await app.register(routes);
   await app.register(async (ipScope) => {
     ipScope.addHook('onRequest', requireAllowedIp);
-    await ipScope.register(achieveRoute);
+    for (const routes of options.allowListedRoutes) await ipScope.register(routes);
   });
 }

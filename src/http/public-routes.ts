@@ -1,9 +1,39 @@
 // Routes that need no credentials: health, readiness and the OpenAPI document.
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { AppError } from '../errors.ts';
 import { errorResponses } from './schemas.ts';
+import { queueHealth } from './load-shedding.ts';
+
+/**
+ * One reading of work stuck in this process: a reason it is not ready, or undefined. /readyz runs
+ * every one before it queries: stuck work is known without a query, which might itself wait behind it.
+ */
+type StuckWorkReading = (app: FastifyInstance) => string | undefined;
+
+const stuckWorkReadings: StuckWorkReading[] = [
+  (app) =>
+    queueHealth(app).ready ? undefined : 'database work is not moving (a batching queue is full or stuck)',
+];
+
+/** Why this process should get no traffic now, or undefined when it is ready. */
+async function notReadyReason(app: FastifyInstance): Promise<{ reason: string; err?: unknown } | undefined> {
+  const { database, config } = app.deps;
+  for (const reading of stuckWorkReadings) {
+    const reason = reading(app);
+    if (reason !== undefined) return { reason };
+  }
+  // Its own short timeout and (on PostgreSQL) its own connection: a pool saturated by stuck
+  // requests must make readiness fail fast, not queue it behind them.
+  const probe = await database.probe(config.readiness.timeoutMs);
+  if (!probe.answered) return { reason: 'the database does not answer', err: probe.error };
+  if (probe.waiting > config.readiness.maxPoolWaiting) {
+    return {
+      reason: `${probe.waiting} queries wait for a database connection (more than ${config.readiness.maxPoolWaiting})`,
+    };
+  }
+  return undefined;
+}
 
 export async function publicRoutes(app: FastifyInstance): Promise<void> {
   app.get(
@@ -23,18 +53,18 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['operations'],
-        summary: 'The database answers',
+        summary: 'The database answers promptly and no work is stuck',
         response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(503) },
       },
     },
     async (request, reply) => {
-      try {
-        await sql`SELECT 1`.execute(request.server.deps.database.db);
-        return { status: 'ready' as const };
-      } catch (err) {
-        request.log.warn({ err }, 'readiness check failed');
-        return reply.code(503).send(new AppError('SERVICE_UNAVAILABLE', 'the database does not answer').toBody());
-      }
+      const notReady = await notReadyReason(app);
+      if (notReady === undefined) return { status: 'ready' as const };
+      request.log.warn({ reason: notReady.reason, err: notReady.err }, 'readiness check failed');
+      return reply
+        .code(503)
+        .header('retry-after', '1')
+        .send(new AppError('SERVICE_UNAVAILABLE', `not ready: ${notReady.reason}`).toBody());
     },
   );
 

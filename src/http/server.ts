@@ -2,7 +2,7 @@
 // the scopes (public, partner, admin) each with its own authentication.
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Ajv } from 'ajv';
@@ -10,19 +10,27 @@ import addFormatsModule from 'ajv-formats';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/connection.ts';
 import type { Clock } from '../domain/clock.ts';
-import { registerErrorHandling } from './error-handler.ts';
+import {
+  handleClientError,
+  handleRequestError,
+  registerErrorHandling,
+  registerServerLevelAnswers,
+} from './error-handler.ts';
+import { registerInputGuard } from './input-guard.ts';
+import { AppError } from '../errors.ts';
 import { publicRoutes } from './public-routes.ts';
 import { partnerScope } from './partner-scope.ts';
+import type { PartnerScopeOptions } from './partner-scope.ts';
 import { adminScope } from './admin-scope.ts';
+import type { AdminScopeOptions } from './admin-scope.ts';
 import { userScope } from './user-scope.ts';
+import type { UserScopeOptions } from './user-scope.ts';
 import cookie from '@fastify/cookie';
-import { createLoginRuntime, devProviderRoutes } from '../linking/runtime.ts';
-import type { LoginRuntime } from '../linking/runtime.ts';
-import { loginRoutes } from '../linking/routes/login.ts';
-import { createHotPathCaches } from '../cache/hot-path.ts';
-import type { HotPathCaches } from '../cache/hot-path.ts';
 import { webPages } from './web-pages.ts';
-import { drawPublicRoutes } from '../rewards/routes/draws.ts';
+import { withLogSerializers } from './log-redaction.ts';
+import { securityHeaders } from './security-headers.ts';
+import { loadShedding } from './load-shedding.ts';
+import { rateLimits } from './rate-limits.ts';
 
 export interface AppDeps {
   config: Config;
@@ -33,6 +41,23 @@ export interface AppDeps {
 }
 
 export type App = FastifyInstance;
+
+/**
+ * What the composition root (src/app.ts) adds to `app.deps`: the services routes share (it
+ * augments this interface). The kernel itself needs none of them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation
+export interface Services {}
+
+/** The capabilities' routes, ready to register, and what each scope's auth hook asks of them. */
+export interface ServerWiring {
+  services: Services;
+  /** Routes with no credentials (the browser login, public draws, the development provider), each with its prefix. */
+  publicRoutes: Array<{ plugin: FastifyPluginAsync; prefix?: string }>;
+  partner: PartnerScopeOptions;
+  admin: AdminScopeOptions;
+  user: UserScopeOptions;
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -50,17 +75,37 @@ function validatorCompilers() {
   return { body, text };
 }
 
-export async function buildApp(deps: AppDeps): Promise<App> {
+/**
+ * How often Node looks for requests past their headers/request timeout. Its default (30 s) would
+ * let a timed-out request live up to 30 s longer; a fraction of the shortest timeout keeps it close.
+ */
+function connectionsCheckingInterval(timeouts: Config['httpTimeouts']): number {
+  return Math.max(25, Math.min(1000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)));
+}
+
+/**
+ * The HTTP kernel: server options, validation, error handling, limits, OpenAPI and the scopes. The
+ * capabilities come in through `wire`, called once the instance exists (some need it, e.g. the
+ * login runtime mounts its development provider on this server).
+ */
+export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<ServerWiring>): Promise<App> {
   const { config } = deps;
+  const timeouts = config.httpTimeouts;
   const app = Fastify({
-    logger: deps.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
-    },
+    // Query strings never reach the logs, whoever configured the logger (log-redaction.ts).
+    logger: withLogSerializers(
+      deps.logger ?? {
+        level: config.logLevel,
+        redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+      },
+    ),
     // A hop count trusts that many proxies nearest to us; CIDRs trust those addresses only.
     trustProxy:
       typeof config.trustProxy === 'number'
-        ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy)
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
         : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
@@ -68,7 +113,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    return503OnClosing: true,
+    // Slow and idle clients are cut off (docs/security.md, "Input handling and timeouts").
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionTimeout: timeouts.idleMs,
+    http: {
+      requestTimeout: timeouts.requestMs,
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: connectionsCheckingInterval(timeouts),
+      // Node would answer a missing Host with an empty 400; input-guard.ts refuses it with our body.
+      requireHostHeader: false,
+    },
+    // Every answer has our error body, also those Fastify's router and Node's parser produce.
+    frameworkErrors: handleRequestError,
+    clientErrorHandler: handleClientError,
+    // Our onRequest hook below answers requests that arrive while closing, with the error body.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
   }) as unknown as App;
@@ -78,16 +138,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     (httpPart === 'body' ? compilers.body : compilers.text).compile(schema),
   );
 
-  const login = await createLoginRuntime(config, deps.clock, () => app);
-  const caches = await createHotPathCaches(deps.database, config.cacheTtlMs);
-  app.addHook('onClose', async () => caches.stop());
-  app.decorate('deps', { ...deps, login, caches });
-  if (login.dev) {
-    app.log.warn(
-      { issuer: login.dev.issuer },
-      'DEVELOPMENT login provider enabled: any user name signs in without a password. Set LOGIN_OIDC_ISSUER for real logins.',
-    );
-  }
+  // The services join deps once the capabilities are wired (below, after the limits that they use).
+  app.decorate('deps', { ...deps } as AppDeps & Services);
   // While shutting down, answers in flight close their connection: otherwise a keep-alive socket
   // left idle after its last answer would hold close() until the keep-alive timeout.
   let closing = false;
@@ -98,7 +150,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', request.id);
     if (closing) reply.header('connection', 'close');
   });
+  // A request that still arrives while shutting down (on a connection kept alive) is sent elsewhere.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    request.log.info('request refused: shutting down');
+    const error = new AppError('SERVICE_UNAVAILABLE', 'the service is shutting down; retry the request');
+    return reply.code(error.status).header('retry-after', '1').send(error.toBody());
+  });
   registerErrorHandling(app);
+  registerInputGuard(app);
+  registerServerLevelAnswers(app);
+  // Headers first (so refusals carry them too), then shedding, then the rate limits.
+  await app.register(securityHeaders);
+  await app.register(loadShedding);
+  await app.register(rateLimits, { group: app.coalescers });
+  // The capabilities, wired by the composition root once the batching queues' group exists.
+  const wiring = await wire(app);
+  Object.assign(app.deps, wiring.services);
 
   await app.register(cookie);
   await app.register(swagger, {
@@ -125,19 +193,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(publicRoutes);
-  await app.register(loginRoutes, { prefix: '/v1' });
-  await app.register(drawPublicRoutes, { prefix: '/v1' });
-  if (login.dev) await app.register(devProviderRoutes(login.dev));
-  await app.register(partnerScope, { prefix: '/v1' });
-  await app.register(adminScope, { prefix: '/admin/v1' });
-  await app.register(userScope, { prefix: '/v1/me' });
+  for (const { plugin, prefix } of wiring.publicRoutes)
+    await app.register(plugin, prefix === undefined ? {} : { prefix });
+  await app.register(partnerScope, { prefix: '/v1', ...wiring.partner });
+  await app.register(adminScope, { prefix: '/admin/v1', ...wiring.admin });
+  await app.register(userScope, { prefix: '/v1/me', ...wiring.user });
   await app.register(webPages, { distDir: config.webDistDir });
   return app;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    deps: AppDeps & { login: LoginRuntime; caches: HotPathCaches };
+    deps: AppDeps & Services;
   }
   interface FastifyContextConfig {
     /** Errors of this route are shown as an HTML page to a browser (it navigated here). */

@@ -1,9 +1,15 @@
-// The end-user scope (/v1/me): the platform session cookie from the login names the account.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// The end-user scope (/v1/me): the session cookie from the login names a live server-side session,
+// and writes must come from our own pages (cookies travel with cross-site forms too).
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { appError } from '../errors.ts';
-import { readSessionToken, SESSION_COOKIE } from './session.ts';
-import { meRoutes } from '../linking/routes/me.ts';
-import { rewardsMeRoutes } from '../rewards/routes/me.ts';
+import { SESSION_COOKIE } from './session.ts';
+import { refuseCrossSiteWrite } from './cross-site.ts';
+
+export interface UserScopeOptions {
+  /** The account of a live session, or undefined (sessions/service.ts answers it). */
+  accountOfSession(sessionId: string | undefined): Promise<string | undefined>;
+  routes: FastifyPluginAsync[];
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,17 +18,16 @@ declare module 'fastify' {
   }
 }
 
-async function requireUser(request: FastifyRequest): Promise<void> {
-  const token = request.cookies[SESSION_COOKIE];
-  const { config, clock } = request.server.deps;
-  const accountId = token ? readSessionToken(token, clock.now(), config.sessionSecret) : undefined;
+async function requireUser(request: FastifyRequest, options: UserScopeOptions): Promise<void> {
+  const accountId = await options.accountOfSession(request.cookies[SESSION_COOKIE]);
   if (accountId === undefined) throw appError('USER_UNAUTHORIZED', 'sign in to the reward platform first');
   request.account = { id: accountId };
 }
 
-export async function userScope(app: FastifyInstance): Promise<void> {
+export async function userScope(app: FastifyInstance, options: UserScopeOptions): Promise<void> {
   app.decorateRequest('account', null as unknown as { id: string });
-  app.addHook('onRequest', requireUser);
-  await app.register(meRoutes);
-  await app.register(rewardsMeRoutes);
+  // Where a write came from is checked first: a cross-site form learns nothing about the session.
+  app.addHook('onRequest', refuseCrossSiteWrite);
+  app.addHook('onRequest', (request) => requireUser(request, options));
+  for (const routes of options.routes) await app.register(routes);
 }

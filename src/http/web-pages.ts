@@ -8,27 +8,12 @@ import fastifyStatic from '@fastify/static';
 
 /** The two single-page apps and the HTML file each falls back to. */
 const PAGES = [
-  { prefix: '/app', index: 'app/index.html', framing: true },
-  { prefix: '/console', index: 'console/index.html', framing: false },
+  { prefix: '/app', index: 'app/index.html' },
+  { prefix: '/console', index: 'console/index.html' },
 ] as const;
 
-// Scripts, styles and API calls only from this origin. The console may not be framed (click-jacking
-// of an operator); the mission page may, since messaging apps show partner pages in web views.
-function securityHeaders(reply: FastifyReply, framing: boolean): FastifyReply {
-  const csp = [
-    "default-src 'self'",
-    "img-src 'self' data:",
-    "style-src 'self'",
-    "script-src 'self'",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    ...(framing ? [] : ["frame-ancestors 'none'"]),
-  ].join('; ');
-  reply.header('content-security-policy', csp).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin');
-  if (!framing) reply.header('x-frame-options', 'DENY');
-  return reply;
-}
+// Their security headers (CSP, framing: /app by FRAME_ANCESTORS, /console never) come from
+// src/http/security-headers.ts.
 
 const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Web pages not built</title>
 <body style="font:16px system-ui;margin:2rem"><h1>The web pages are not built</h1>
@@ -47,12 +32,15 @@ export async function webPages(app: FastifyInstance, options: { distDir: string 
       index: false,
     });
   } else {
-    app.log.warn({ distDir }, 'web pages not built: /app and /console answer 503 until `npm run build:web` runs');
+    app.log.warn(
+      { distDir },
+      'web pages not built: /app and /console answer 503 until `npm run build:web` runs',
+    );
   }
 
   for (const page of PAGES) {
     const handler = async (_request: unknown, reply: FastifyReply) => {
-      securityHeaders(reply, page.framing).header('cache-control', 'no-cache');
+      reply.header('cache-control', 'no-cache');
       if (!built) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT);
       // The page itself must be revalidated: it names the current hashed assets.
       return reply.sendFile(page.index, distDir, { cacheControl: false });

@@ -73,7 +73,11 @@ ${problem ? `<p class="error" role="alert">${escapeHtml(problem)}</p>` : ''}
   );
 }
 
-export async function createDevProvider(options: { issuer: string; clients: DevClient[]; proxy?: boolean }): Promise<DevProvider> {
+export async function createDevProvider(options: {
+  issuer: string;
+  clients: DevClient[];
+  proxy?: boolean;
+}): Promise<DevProvider> {
   const { privateJwk, publicJwk } = await signingKeys();
   const mountPath = new URL(options.issuer).pathname.replace(/\/$/, '');
   const provider = new Provider(options.issuer, {
@@ -87,7 +91,14 @@ export async function createDevProvider(options: { issuer: string; clients: DevC
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
-    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
+    ttl: {
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+      AccessToken: 600,
+      IdToken: 600,
+      AuthorizationCode: 60,
+    },
     claims: { openid: ['sub'], profile: ['name'] },
     // Put the profile claims in the ID token itself, as LINE does.
     conformIdTokenClaims: false,
@@ -106,27 +117,56 @@ export async function createDevProvider(options: { issuer: string; clients: DevC
     },
     renderError: (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = page('Login error', `<p class="error" role="alert">${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ''))}</p>`);
+      ctx.body = page(
+        'Login error',
+        `<p class="error" role="alert">${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ''))}</p>`,
+      );
     },
   });
   provider.proxy = options.proxy ?? false;
   const callback = provider.callback();
 
-  async function interaction(req: IncomingMessage, res: ServerResponse, uid: string, action: string | undefined) {
+  async function interaction(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    action: string | undefined,
+  ) {
     const details = await provider.interactionDetails(req, res);
-    if (details.uid !== uid) return send(res, 400, page('Login error', '<p>This login has expired; start again.</p>'));
+    if (details.uid !== uid)
+      return send(res, 400, page('Login error', '<p>This login has expired; start again.</p>'));
     const clientId = String(details.params.client_id ?? '');
     const base = `${mountPath}/interaction/${uid}`;
-    if (action === undefined && req.method === 'GET') return send(res, 200, loginPage(`${base}/login`, `${base}/abort`, clientId));
+    if (action === undefined && req.method === 'GET')
+      return send(res, 200, loginPage(`${base}/login`, `${base}/abort`, clientId));
     if (action === '/abort' && req.method === 'POST') {
-      return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user cancelled the login' }, { mergeWithLastSubmission: false });
+      return provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'the user cancelled the login' },
+        { mergeWithLastSubmission: false },
+      );
     }
     if (action === '/login' && req.method === 'POST') {
       const username = (await readForm(req)).get('username')?.trim() ?? '';
       if (!USER_NAME.test(username)) {
-        return send(res, 400, loginPage(`${base}/login`, `${base}/abort`, clientId, 'A user name is 1 to 64 letters, digits, dots, dashes or underscores.'));
+        return send(
+          res,
+          400,
+          loginPage(
+            `${base}/login`,
+            `${base}/abort`,
+            clientId,
+            'A user name is 1 to 64 letters, digits, dots, dashes or underscores.',
+          ),
+        );
       }
-      return provider.interactionFinished(req, res, { login: { accountId: username } }, { mergeWithLastSubmission: false });
+      return provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: username } },
+        { mergeWithLastSubmission: false },
+      );
     }
     return send(res, 405, page('Login error', '<p>Method not allowed.</p>'));
   }
@@ -144,7 +184,15 @@ export async function createDevProvider(options: { issuer: string; clients: DevC
       }
       interaction(req, res, match[1] as string, match[2]).catch((error: unknown) => {
         const expired = error instanceof Error && error.name === 'SessionNotFound';
-        if (!res.headersSent) send(res, 400, page('Login error', `<p>${expired ? 'This login has expired; start again from the app.' : 'The login failed.'}</p>`));
+        if (!res.headersSent)
+          send(
+            res,
+            400,
+            page(
+              'Login error',
+              `<p>${expired ? 'This login has expired; start again from the app.' : 'The login failed.'}</p>`,
+            ),
+          );
       });
     },
   };

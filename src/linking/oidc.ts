@@ -56,12 +56,18 @@ export class LoginClient {
       const { issuer, clientId, clientSecret } = this.#options;
       const url = new URL(issuer);
       const discovering = client
-        .discovery(url, clientId, { client_secret: clientSecret, id_token_signed_response_alg: this.#options.idTokenAlg }, client.ClientSecretPost(clientSecret), {
-          // Plain HTTP only to an issuer on this machine or in this process (development and tests).
-          execute: isLoopback(url) || this.#options.fetch ? [client.allowInsecureRequests] : [],
-          ...(this.#options.fetch ? { [client.customFetch]: this.#options.fetch } : {}),
-          timeout: 10,
-        })
+        .discovery(
+          url,
+          clientId,
+          { client_secret: clientSecret, id_token_signed_response_alg: this.#options.idTokenAlg },
+          client.ClientSecretPost(clientSecret),
+          {
+            // Plain HTTP only to an issuer on this machine or in this process (development and tests).
+            execute: isLoopback(url) || this.#options.fetch ? [client.allowInsecureRequests] : [],
+            ...(this.#options.fetch ? { [client.customFetch]: this.#options.fetch } : {}),
+            timeout: 10,
+          },
+        )
         .then((configuration) => {
           if (this.#options.fetch) configuration[client.customFetch] = this.#options.fetch;
           return configuration;
@@ -74,11 +80,20 @@ export class LoginClient {
     try {
       return await this.#configuration;
     } catch (error) {
-      throw new AppError('LOGIN_PROVIDER_UNAVAILABLE', 'the login provider cannot be reached; try again shortly', { cause: error });
+      throw new AppError(
+        'LOGIN_PROVIDER_UNAVAILABLE',
+        'the login provider cannot be reached; try again shortly',
+        { cause: error },
+      );
     }
   }
 
-  async authorizationUrl(input: { state: string; nonce: string; codeVerifier: string; extra: Record<string, string> }): Promise<URL> {
+  async authorizationUrl(input: {
+    state: string;
+    nonce: string;
+    codeVerifier: string;
+    extra: Record<string, string>;
+  }): Promise<URL> {
     const configuration = await this.configuration();
     return client.buildAuthorizationUrl(configuration, {
       ...input.extra,
@@ -93,7 +108,10 @@ export class LoginClient {
   }
 
   /** Exchanges the code of a callback URL; checks state, nonce, PKCE, then the ID token's signature. */
-  async exchange(callbackUrl: URL, checks: { state: string; nonce: string; codeVerifier: string }): Promise<Identity> {
+  async exchange(
+    callbackUrl: URL,
+    checks: { state: string; nonce: string; codeVerifier: string },
+  ): Promise<Identity> {
     const configuration = await this.configuration();
     const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
       expectedState: checks.state,
@@ -127,7 +145,10 @@ export class LoginClient {
    * Verifies an ID token: signature (ES256/RS256 by the issuer's keys, HS256 by the client secret),
    * issuer, audience, expiry; the nonce must match when the token has one or when it is required.
    */
-  async verifyIdToken(idToken: string, options: { nonce: string; nonceRequired: boolean }): Promise<Identity> {
+  async verifyIdToken(
+    idToken: string,
+    options: { nonce: string; nonceRequired: boolean },
+  ): Promise<Identity> {
     const keys = await this.#keyResolver();
     const configuration = await this.configuration();
     let payload: JWTPayload;

@@ -10,7 +10,9 @@ import type { DevProvider } from './dev-provider.ts';
 import { LoginClient } from './oidc.ts';
 import { CALLBACK_PATH } from './service.ts';
 
-export const DEV_PROVIDER_PATH = '/dev-oidc';
+import { DEV_PROVIDER_PATH } from '../http/login-paths.ts';
+
+export { DEV_PROVIDER_PATH };
 
 export interface LoginRuntime {
   client: LoginClient;
@@ -38,7 +40,11 @@ function inProcessFetch(app: () => FastifyInstance, issuer: string): client.Cust
   };
 }
 
-export async function createLoginRuntime(config: Config, clock: Clock, app: () => FastifyInstance): Promise<LoginRuntime> {
+export async function createLoginRuntime(
+  config: Config,
+  clock: Clock,
+  app: () => FastifyInstance,
+): Promise<LoginRuntime> {
   const redirectUri = `${config.publicBaseUrl}${CALLBACK_PATH}`;
   const { login } = config;
   if (login.issuer !== undefined) {

@@ -7,18 +7,19 @@ import type { DB } from '../db/schema.ts';
 import type { BrowserType, Config } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
 import { AppError, appError } from '../errors.ts';
-import { newId, newSecret, sha256Hex } from '../domain/ids.ts';
+import { digestsEqual, newId, newSecret, sha256Hex } from '../domain/ids.ts';
 import { canonicalRegion } from '../domain/regions.ts';
-import { matchRedirectUrl, matchReturnPath, withParam } from '../domain/redirect-url.ts';
-import { findPartner } from '../partners/store.ts';
+import { matchRedirectUrl, safeReturnUrl, withOutcome, withParam } from '../domain/redirect-url.ts';
+import { findPartner } from '../partners/service.ts';
 import type { LoginClient } from './oidc.ts';
 import { Coalescer } from '../db/coalescer.ts';
+import type { CoalescerGroup } from '../db/coalescer.ts';
 import * as store from './store.ts';
 
 export const CALLBACK_PATH = '/v1/mission-users/auth/callback';
-export const LIFF_PATH = '/v1/mission-users/auth/liff';
+export { LIFF_PATH } from '../http/login-paths.ts';
 /** The query parameter that carries the mapping token back to the partner. */
-export const TOKEN_PARAM = 'token';
+export const TOKEN_PARAM = 'token' as const;
 const TOKEN_PREFIX = 'mtk';
 const TOKEN_SHAPE = /^mtk_[A-Za-z0-9_-]{43}$/;
 
@@ -27,9 +28,17 @@ const TOKEN_SHAPE = /^mtk_[A-Za-z0-9_-]{43}$/;
  * together by one statement (the answer is whatever is committed when that statement runs, as for
  * a check on its own).
  */
-export function createLinkCheck(db: Kysely<DB>, options: { concurrency?: number } = {}) {
-  const coalescer = new Coalescer<store.PartnerUser, boolean>({ run: (users) => store.linkedAmong(db, users), concurrency: options.concurrency });
-  return (partnerId: string, partnerUid: string): Promise<boolean> => coalescer.submit({ partnerId, partnerUid });
+export function createLinkCheck(
+  db: Kysely<DB>,
+  options: { concurrency?: number; group?: CoalescerGroup } = {},
+) {
+  const coalescer = new Coalescer<store.PartnerUser, boolean>({
+    run: (users) => store.linkedAmong(db, users),
+    concurrency: options.concurrency,
+    group: options.group,
+  });
+  return (partnerId: string, partnerUid: string): Promise<boolean> =>
+    coalescer.submit({ partnerId, partnerUid });
 }
 
 /** Called inside the connect transaction when a partner user is linked (rewards release waiting claims). */
@@ -54,16 +63,29 @@ export interface LoginStart {
 export function parseBrowserType(raw: string | undefined): BrowserType {
   if (raw === undefined || raw === '') return 'WEB';
   if (raw === 'MINI' || raw === 'LIFF' || raw === 'WEB') return raw;
-  throw appError('INVALID_BROWSER_TYPE', `browserType must be MINI, LIFF or WEB (or empty for WEB), got '${raw.slice(0, 32)}'`);
+  throw appError(
+    'INVALID_BROWSER_TYPE',
+    `browserType must be MINI, LIFF or WEB (or empty for WEB), got '${raw.slice(0, 32)}'`,
+  );
 }
 
 function secrets() {
-  return { state: randomBytes(32).toString('base64url'), nonce: randomBytes(32).toString('base64url'), codeVerifier: client.randomPKCECodeVerifier() };
+  return {
+    state: randomBytes(32).toString('base64url'),
+    nonce: randomBytes(32).toString('base64url'),
+    codeVerifier: client.randomPKCECodeVerifier(),
+  };
 }
 
 async function begin(
   deps: LoginDeps,
-  input: { purpose: 'LINK' | 'SESSION'; partnerId: string | null; returnTo: string; browserType: BrowserType; binding: string | undefined },
+  input: {
+    purpose: 'LINK' | 'SESSION';
+    partnerId: string | null;
+    returnTo: string;
+    browserType: BrowserType;
+    binding: string | undefined;
+  },
 ): Promise<LoginStart> {
   const { config, clock } = deps;
   const { state, nonce, codeVerifier } = secrets();
@@ -73,11 +95,17 @@ async function begin(
   const binding = viaLiff ? undefined : (input.binding ?? randomBytes(32).toString('base64url'));
   let location: string;
   if (viaLiff) {
-    const entry = input.browserType === 'MINI' ? `https://miniapp.line.me/${liffId}` : `https://liff.line.me/${liffId}`;
+    const entry =
+      input.browserType === 'MINI' ? `https://miniapp.line.me/${liffId}` : `https://liff.line.me/${liffId}`;
     location = withParam(entry, 'state', state);
   } else {
     location = (
-      await deps.client.authorizationUrl({ state, nonce, codeVerifier, extra: config.login.params[input.browserType] })
+      await deps.client.authorizationUrl({
+        state,
+        nonce,
+        codeVerifier,
+        extra: config.login.params[input.browserType],
+      })
     ).href;
   }
   const now = clock.now();
@@ -99,18 +127,35 @@ async function begin(
 /** GET /v1/mission-users/auth: validate everything before the browser goes anywhere. */
 export async function startLinkLogin(
   deps: LoginDeps,
-  input: { partnerId: string; redirectUrl: string; browserType?: string | undefined; binding: string | undefined },
+  input: {
+    partnerId: string;
+    redirectUrl: string;
+    browserType?: string | undefined;
+    binding: string | undefined;
+  },
 ): Promise<LoginStart> {
   const browserType = parseBrowserType(input.browserType);
   const partner = input.partnerId.length <= 64 ? await findPartner(deps.db, input.partnerId) : undefined;
   if (!partner || partner.status !== 'ACTIVE') {
-    throw appError('LOGIN_PARTNER_INVALID', `partner '${input.partnerId.slice(0, 64)}' does not exist or is disabled`);
+    throw appError(
+      'LOGIN_PARTNER_INVALID',
+      `partner '${input.partnerId.slice(0, 64)}' does not exist or is disabled`,
+    );
   }
   const redirect = matchRedirectUrl(partner.redirect_urls, input.redirectUrl);
   if (!redirect) {
-    throw appError('INVALID_REDIRECT_URL', 'redirectUrl is not one of the redirect URLs registered for this partner');
+    throw appError(
+      'INVALID_REDIRECT_URL',
+      'redirectUrl is not one of the redirect URLs registered for this partner',
+    );
   }
-  return begin(deps, { purpose: 'LINK', partnerId: partner.id, returnTo: redirect.href, browserType, binding: input.binding });
+  return begin(deps, {
+    purpose: 'LINK',
+    partnerId: partner.id,
+    returnTo: redirect.href,
+    browserType,
+    binding: input.binding,
+  });
 }
 
 /** GET /v1/login: sign in to the mission page. */
@@ -119,18 +164,37 @@ export async function startSessionLogin(
   input: { returnTo?: string | undefined; browserType?: string | undefined; binding: string | undefined },
 ): Promise<LoginStart> {
   const browserType = parseBrowserType(input.browserType);
-  const returnTo = matchReturnPath(input.returnTo, '/app');
-  if (returnTo === undefined) throw appError('INVALID_RETURN_PATH', 'returnTo must be a path of this service, such as /app');
+  const returnTo = safeReturnUrl(input.returnTo, { base: deps.config.publicBaseUrl, fallback: '/app' });
+  if (returnTo === undefined)
+    throw appError('INVALID_RETURN_PATH', 'returnTo must be a page of this service under /app, such as /app');
   return begin(deps, { purpose: 'SESSION', partnerId: null, returnTo, browserType, binding: input.binding });
 }
 
-async function takeState(deps: LoginDeps, state: string | undefined) {
+const UNKNOWN_LOGIN = 'this login is unknown or was already used; start again from the app';
+
+/**
+ * Uses a login state once: check, then consume. The row is read and every check (expiry, the
+ * browser binding or the LIFF path) runs before it is deleted, so a refused request (a forged
+ * callback in a victim's browser, a replay without the cookie) leaves the real browser's login
+ * intact. The delete is still the single-use gate: of two racing callbacks one gets the row.
+ */
+async function takeState(
+  deps: LoginDeps,
+  state: string | undefined,
+  check: (row: store.LoginStateRow) => void,
+): Promise<store.LoginStateRow> {
   if (state === undefined || state.length === 0 || state.length > 128) {
-    throw appError('LOGIN_STATE_INVALID', 'this login is unknown or was already used; start again from the app');
+    throw appError('LOGIN_STATE_INVALID', UNKNOWN_LOGIN);
   }
-  const row = await store.consumeLoginState(deps.db, sha256Hex(state));
-  if (!row) throw appError('LOGIN_STATE_INVALID', 'this login is unknown or was already used; start again from the app');
-  if (row.expires_at <= deps.clock.now()) throw appError('LOGIN_STATE_INVALID', 'this login took too long; start again from the app');
+  const stateHash = sha256Hex(state);
+  const found = await store.findLoginState(deps.db, stateHash);
+  if (!found) throw appError('LOGIN_STATE_INVALID', UNKNOWN_LOGIN);
+  if (found.expires_at <= deps.clock.now()) {
+    throw appError('LOGIN_STATE_INVALID', 'this login took too long; start again from the app');
+  }
+  check(found);
+  const row = await store.consumeLoginState(deps.db, stateHash);
+  if (!row) throw appError('LOGIN_STATE_INVALID', UNKNOWN_LOGIN);
   return row;
 }
 
@@ -141,7 +205,11 @@ export interface LoginFinish {
   accountId: string | undefined;
 }
 
-async function complete(deps: LoginDeps, row: store.LoginStateRow, identity: { issuer: string; subject: string; displayName: string | null }): Promise<LoginFinish> {
+async function complete(
+  deps: LoginDeps,
+  row: store.LoginStateRow,
+  identity: { issuer: string; subject: string; displayName: string | null },
+): Promise<LoginFinish> {
   const now = deps.clock.now();
   const accountId = await store.findOrCreateAccount(deps.db, { id: newId('acc'), ...identity, now });
   if (row.purpose === 'SESSION') return { location: row.return_to, accountId };
@@ -153,14 +221,16 @@ async function complete(deps: LoginDeps, row: store.LoginStateRow, identity: { i
     created_at: now,
     expires_at: new Date(now.getTime() + deps.config.login.tokenTtlSeconds * 1000),
   });
-  return { location: withParam(row.return_to, TOKEN_PARAM, token), accountId };
+  return { location: withOutcome(row.return_to, TOKEN_PARAM, token), accountId };
 }
 
-function failure(row: store.LoginStateRow, error: string): LoginFinish {
-  if (row.purpose === 'LINK') return { location: withParam(row.return_to, 'error', error), accountId: undefined };
-  const path = new URL(row.return_to, 'http://service.invalid');
-  path.searchParams.set('loginError', error);
-  return { location: `${path.pathname}${path.search}`, accountId: undefined };
+function failure(deps: LoginDeps, row: store.LoginStateRow, error: string): LoginFinish {
+  if (row.purpose === 'LINK')
+    return { location: withOutcome(row.return_to, 'error', error), accountId: undefined };
+  // return_to was checked and made absolute on our public base when the login started.
+  const page = new URL(row.return_to, deps.config.publicBaseUrl);
+  page.searchParams.set('loginError', error);
+  return { location: page.href, accountId: undefined };
 }
 
 /**
@@ -173,31 +243,60 @@ export async function finishCallback(
   input: { callbackUrl: URL; binding: string | undefined; log: { warn(obj: object, msg: string): void } },
 ): Promise<LoginFinish> {
   const params = input.callbackUrl.searchParams;
-  const row = await takeState(deps, params.get('state') ?? undefined);
-  if (row.binding_hash === null || input.binding === undefined || sha256Hex(input.binding) !== row.binding_hash) {
-    throw appError('LOGIN_STATE_INVALID', 'this login was started in another browser; start again from the app');
-  }
+  const row = await takeState(deps, params.get('state') ?? undefined, (found) => {
+    const bound =
+      found.binding_hash !== null &&
+      input.binding !== undefined &&
+      digestsEqual(sha256Hex(input.binding), found.binding_hash);
+    if (!bound) {
+      throw appError(
+        'LOGIN_STATE_INVALID',
+        'this login was started in another browser; start again from the app',
+      );
+    }
+  });
   const providerError = params.get('error');
   if (providerError !== null) {
-    input.log.warn({ providerError, description: params.get('error_description') }, 'login refused by the provider');
-    return failure(row, /^[a-z_]{1,64}$/.test(providerError) ? providerError : 'login_failed');
+    input.log.warn(
+      { providerError, description: params.get('error_description') },
+      'login refused by the provider',
+    );
+    return failure(deps, row, /^[a-z_]{1,64}$/.test(providerError) ? providerError : 'login_failed');
   }
   try {
-    const identity = await deps.client.exchange(input.callbackUrl, { state: params.get('state') as string, nonce: row.nonce, codeVerifier: row.code_verifier });
+    const identity = await deps.client.exchange(input.callbackUrl, {
+      state: params.get('state') as string,
+      nonce: row.nonce,
+      codeVerifier: row.code_verifier,
+    });
     return await complete(deps, row, identity);
   } catch (error) {
     input.log.warn({ err: error }, 'login failed at the code exchange or ID token check');
-    return failure(row, error instanceof AppError && error.errorName === 'LOGIN_PROVIDER_UNAVAILABLE' ? 'temporarily_unavailable' : 'login_failed');
+    return failure(
+      deps,
+      row,
+      error instanceof AppError && error.errorName === 'LOGIN_PROVIDER_UNAVAILABLE'
+        ? 'temporarily_unavailable'
+        : 'login_failed',
+    );
   }
 }
 
 /** The LIFF entry page posts the ID token LINE gave it, with the state of the login it continues. */
-export async function finishLiffLogin(deps: LoginDeps, input: { state: string; idToken: string }): Promise<LoginFinish> {
-  if (deps.config.login.liffId === undefined) throw appError('LIFF_NOT_CONFIGURED', 'this service has no LIFF app (LOGIN_LIFF_ID)');
-  const row = await takeState(deps, input.state);
-  if (row.binding_hash !== null || row.purpose !== 'LINK') {
-    throw appError('LOGIN_STATE_INVALID', 'this login was not started for the LINE app; start again from the app');
-  }
+export async function finishLiffLogin(
+  deps: LoginDeps,
+  input: { state: string; idToken: string },
+): Promise<LoginFinish> {
+  if (deps.config.login.liffId === undefined)
+    throw appError('LIFF_NOT_CONFIGURED', 'this service has no LIFF app (LOGIN_LIFF_ID)');
+  const row = await takeState(deps, input.state, (found) => {
+    if (found.binding_hash !== null || found.purpose !== 'LINK') {
+      throw appError(
+        'LOGIN_STATE_INVALID',
+        'this login was not started for the LINE app; start again from the app',
+      );
+    }
+  });
   // LIFF tokens carry no nonce of ours; when one is present it must be this login's.
   const identity = await deps.client.verifyIdToken(input.idToken, { nonce: row.nonce, nonceRequired: false });
   return complete(deps, row, identity);
@@ -212,27 +311,46 @@ export async function connect(
 ): Promise<{ created: boolean }> {
   const region = canonicalRegion(input.region);
   if (region === undefined) {
-    throw appError('INVALID_REGION', `region must be an ISO 3166-1 alpha-2 country code such as KR, JP or TW; got '${input.region.slice(0, 16)}'`);
+    throw appError(
+      'INVALID_REGION',
+      `region must be an ISO 3166-1 alpha-2 country code such as KR, JP or TW; got '${input.region.slice(0, 16)}'`,
+    );
   }
-  if (!TOKEN_SHAPE.test(input.token)) throw appError('MAPPING_TOKEN_INVALID', 'the mapping token is not one this service issued');
+  if (!TOKEN_SHAPE.test(input.token))
+    throw appError('MAPPING_TOKEN_INVALID', 'the mapping token is not one this service issued');
   const tokenHash = sha256Hex(input.token);
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     // The row lock makes the token single-use: a concurrent connect waits here, then sees it used.
     const token = await store.lockMappingToken(trx, tokenHash);
     if (!token) throw appError('MAPPING_TOKEN_INVALID', 'the mapping token is not one this service issued');
-    if (token.partner_id !== partnerId) throw appError('MAPPING_TOKEN_WRONG_PARTNER', 'the mapping token was issued for another partner');
-    if (token.consumed_at !== null) throw appError('MAPPING_TOKEN_USED', 'the mapping token was already used; log in again for a new one');
-    if (token.expires_at <= now) throw appError('MAPPING_TOKEN_EXPIRED', 'the mapping token has expired; log in again for a new one');
+    if (token.partner_id !== partnerId)
+      throw appError('MAPPING_TOKEN_WRONG_PARTNER', 'the mapping token was issued for another partner');
+    if (token.consumed_at !== null)
+      throw appError('MAPPING_TOKEN_USED', 'the mapping token was already used; log in again for a new one');
+    if (token.expires_at <= now)
+      throw appError('MAPPING_TOKEN_EXPIRED', 'the mapping token has expired; log in again for a new one');
 
-    let created = await store.insertMapping(trx, { partnerId, partnerUid: input.partnerUid, accountId: token.account_id, region, now });
+    let created = await store.insertMapping(trx, {
+      partnerId,
+      partnerUid: input.partnerUid,
+      accountId: token.account_id,
+      region,
+      now,
+    });
     if (!created) {
       const byUid = await store.findMapping(trx, partnerId, input.partnerUid);
       if (byUid && byUid.account_id !== token.account_id) {
-        throw appError('PARTNER_USER_LINKED_ELSEWHERE', `partner user '${input.partnerUid}' is already linked to another platform account`);
+        throw appError(
+          'PARTNER_USER_LINKED_ELSEWHERE',
+          `partner user '${input.partnerUid}' is already linked to another platform account`,
+        );
       }
       if (!byUid) {
-        throw appError('ACCOUNT_LINKED_ELSEWHERE', 'this platform account is already linked to another user of this partner');
+        throw appError(
+          'ACCOUNT_LINKED_ELSEWHERE',
+          'this platform account is already linked to another user of this partner',
+        );
       }
       // The same pair again: idempotent; the region is the partner's latest word.
       if (byUid.region !== region) await store.updateMappingRegion(trx, partnerId, input.partnerUid, region);
@@ -240,7 +358,8 @@ export async function connect(
     }
     await store.markMappingTokenUsed(trx, tokenHash, input.partnerUid, now);
     if (created) {
-      for (const handler of onLinked) await handler(trx, { partnerId, partnerUid: input.partnerUid, accountId: token.account_id });
+      for (const handler of onLinked)
+        await handler(trx, { partnerId, partnerUid: input.partnerUid, accountId: token.account_id });
     }
     return { created };
   });

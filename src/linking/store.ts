@@ -53,13 +53,20 @@ export async function findAccountWithMappings(db: Kysely<DB>, accountId: string)
 export type LoginStateRow = Selectable<LoginStatesTable>;
 
 export async function insertLoginState(db: Kysely<DB>, row: Insertable<LoginStatesTable>): Promise<void> {
-  // Expired logins are cleared as new ones start (an indexed range delete).
-  await db.deleteFrom('login_states').where('expires_at', '<', row.created_at as Date).execute();
+  // Expired ones are purged in bounded batches on a timer (expiry-purge.ts), not by each start.
   await db.insertInto('login_states').values(row).execute();
 }
 
+/** Reads a login state without using it (the callback checks it before consuming it). */
+export async function findLoginState(db: Kysely<DB>, stateHash: string): Promise<LoginStateRow | undefined> {
+  return db.selectFrom('login_states').selectAll().where('state_hash', '=', stateHash).executeTakeFirst();
+}
+
 /** Takes a login state out of the table: whoever gets the row, gets it once. */
-export async function consumeLoginState(db: Kysely<DB>, stateHash: string): Promise<LoginStateRow | undefined> {
+export async function consumeLoginState(
+  db: Kysely<DB>,
+  stateHash: string,
+): Promise<LoginStateRow | undefined> {
   return db.deleteFrom('login_states').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
 }
 
@@ -72,10 +79,19 @@ export async function findOrCreateAccount(
   // One statement, safe when the same person logs in twice at once.
   const row = await db
     .insertInto('platform_accounts')
-    .values({ id: input.id, issuer: input.issuer, subject: input.subject, display_name: input.displayName, created_at: input.now })
+    .values({
+      id: input.id,
+      issuer: input.issuer,
+      subject: input.subject,
+      display_name: input.displayName,
+      created_at: input.now,
+    })
     .onConflict((oc) =>
       oc.columns(['issuer', 'subject']).doUpdateSet((eb) => ({
-        display_name: eb.fn.coalesce(eb.ref('excluded.display_name'), eb.ref('platform_accounts.display_name')),
+        display_name: eb.fn.coalesce(
+          eb.ref('excluded.display_name'),
+          eb.ref('platform_accounts.display_name'),
+        ),
       })),
     )
     .returning('id')
@@ -86,18 +102,30 @@ export async function findOrCreateAccount(
 // --- Mapping tokens ---
 
 export async function insertMappingToken(db: Kysely<DB>, row: Insertable<MappingTokensTable>): Promise<void> {
-  // Tokens expired for a day are no longer needed for the audit trail.
-  const dayAgo = new Date((row.created_at as Date).getTime() - 24 * 3600 * 1000);
-  await db.deleteFrom('mapping_tokens').where('expires_at', '<', dayAgo).execute();
+  // Tokens a day past their expiry are purged on a timer (expiry-purge.ts).
   await db.insertInto('mapping_tokens').values(row).execute();
 }
 
 export async function lockMappingToken(trx: Transaction<DB>, tokenHash: string) {
-  return trx.selectFrom('mapping_tokens').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
+  return trx
+    .selectFrom('mapping_tokens')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
-export async function markMappingTokenUsed(trx: Transaction<DB>, tokenHash: string, partnerUid: string, now: Date): Promise<void> {
-  await trx.updateTable('mapping_tokens').set({ consumed_at: now, consumed_uid: partnerUid }).where('token_hash', '=', tokenHash).execute();
+export async function markMappingTokenUsed(
+  trx: Transaction<DB>,
+  tokenHash: string,
+  partnerUid: string,
+  now: Date,
+): Promise<void> {
+  await trx
+    .updateTable('mapping_tokens')
+    .set({ consumed_at: now, consumed_uid: partnerUid })
+    .where('token_hash', '=', tokenHash)
+    .execute();
 }
 
 // --- Mappings ---
@@ -127,15 +155,31 @@ export async function insertMapping(
 ): Promise<boolean> {
   const inserted = await trx
     .insertInto('user_mappings')
-    .values({ partner_id: row.partnerId, partner_uid: row.partnerUid, account_id: row.accountId, region: row.region, created_at: row.now })
+    .values({
+      partner_id: row.partnerId,
+      partner_uid: row.partnerUid,
+      account_id: row.accountId,
+      region: row.region,
+      created_at: row.now,
+    })
     .onConflict((oc) => oc.doNothing())
     .returning('partner_uid')
     .executeTakeFirst();
   return inserted !== undefined;
 }
 
-export async function updateMappingRegion(trx: Transaction<DB>, partnerId: string, partnerUid: string, region: string): Promise<void> {
-  await trx.updateTable('user_mappings').set({ region }).where('partner_id', '=', partnerId).where('partner_uid', '=', partnerUid).execute();
+export async function updateMappingRegion(
+  trx: Transaction<DB>,
+  partnerId: string,
+  partnerUid: string,
+  region: string,
+): Promise<void> {
+  await trx
+    .updateTable('user_mappings')
+    .set({ region })
+    .where('partner_id', '=', partnerId)
+    .where('partner_uid', '=', partnerUid)
+    .execute();
 }
 
 export async function deleteMapping(db: Kysely<DB>, partnerId: string, partnerUid: string) {
@@ -151,7 +195,17 @@ export async function findMappingWithAccount(db: Kysely<DB>, partnerId: string, 
   return db
     .selectFrom('user_mappings as m')
     .innerJoin('platform_accounts as a', 'a.id', 'm.account_id')
-    .select(['m.partner_id', 'm.partner_uid', 'm.region', 'm.created_at', 'a.id as account_id', 'a.issuer', 'a.subject', 'a.display_name', 'a.created_at as account_created_at'])
+    .select([
+      'm.partner_id',
+      'm.partner_uid',
+      'm.region',
+      'm.created_at',
+      'a.id as account_id',
+      'a.issuer',
+      'a.subject',
+      'a.display_name',
+      'a.created_at as account_created_at',
+    ])
     .where('m.partner_id', '=', partnerId)
     .where('m.partner_uid', '=', partnerUid)
     .executeTakeFirst();

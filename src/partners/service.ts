@@ -57,7 +57,9 @@ function canonicalAllowList(entries: string[]): string[] {
   for (const entry of entries) {
     const cidr = canonicalCidr(entry);
     if (cidr === undefined) {
-      throw appError('VALIDATION_FAILED', `allowedIps: '${entry}' is not an IP address or CIDR`, { field: 'allowedIps' });
+      throw appError('VALIDATION_FAILED', `allowedIps: '${entry}' is not an IP address or CIDR`, {
+        field: 'allowedIps',
+      });
     }
     out.add(cidr);
   }
@@ -161,15 +163,22 @@ export async function listApiKeys(db: Kysely<DB>, partnerId: string): Promise<Ap
   return (await store.listApiKeys(db, partnerId)).map(apiKeyView);
 }
 
-export async function revokeApiKey(db: Kysely<DB>, clock: Clock, partnerId: string, keyId: string): Promise<void> {
+export async function revokeApiKey(
+  db: Kysely<DB>,
+  clock: Clock,
+  partnerId: string,
+  keyId: string,
+): Promise<void> {
   const row = await store.revokeApiKey(db, partnerId, keyId, clock.now());
   if (!row) throw appError('NOT_FOUND_API_KEY', `partner '${partnerId}' has no API key '${keyId}'`);
 }
 
+// Other capabilities look partners up through here, never through the store.
+export { findPartner, findPartnerCredentials } from './store.ts';
+export type { PartnerRow } from './store.ts';
+
 export type PartnerAuthResult =
-  | { outcome: 'OK'; partner: PartnerRow }
-  | { outcome: 'UNAUTHORIZED' }
-  | { outcome: 'DISABLED' };
+  { outcome: 'OK'; partner: PartnerRow } | { outcome: 'UNAUTHORIZED' } | { outcome: 'DISABLED' };
 
 /** Checks a partner id and API key: the key's hash is compared in constant time with each live key. */
 export async function authenticatePartner(

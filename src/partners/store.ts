@@ -28,13 +28,26 @@ export async function findPartner(db: Kysely<DB>, id: string): Promise<PartnerRo
 }
 
 export async function listPartners(db: Kysely<DB>, limit: number, offset: number): Promise<PartnerRow[]> {
-  return db.selectFrom('partners').selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+  return db
+    .selectFrom('partners')
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 export async function updatePartner(
   db: Kysely<DB>,
   id: string,
-  changes: { name?: string; status?: 'ACTIVE' | 'DISABLED'; allowedIps?: string[]; redirectUrls?: string[]; now: Date },
+  changes: {
+    name?: string;
+    status?: 'ACTIVE' | 'DISABLED';
+    allowedIps?: string[];
+    redirectUrls?: string[];
+    now: Date;
+  },
 ): Promise<PartnerRow | undefined> {
   return db
     .updateTable('partners')
@@ -52,7 +65,14 @@ export async function updatePartner(
 
 export async function insertApiKey(
   db: Kysely<DB>,
-  values: { id: string; partnerId: string; keyHash: string; keyPrefix: string; name: string | null; now: Date },
+  values: {
+    id: string;
+    partnerId: string;
+    keyHash: string;
+    keyPrefix: string;
+    name: string | null;
+    now: Date;
+  },
 ): Promise<ApiKeyRow> {
   return db
     .insertInto('partner_api_keys')

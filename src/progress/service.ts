@@ -8,6 +8,7 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { periodKeyFor } from '../domain/periods.ts';
 import { Coalescer } from '../db/coalescer.ts';
+import type { CoalescerGroup } from '../db/coalescer.ts';
 import * as store from './store.ts';
 
 export interface AchieveInput {
@@ -51,10 +52,19 @@ export type CompletionReport = store.ProgressReport & { promotionId: string; gro
  * whether it completed its period, or undefined when it wrote nothing (then the batch goes
  * through the transaction and the CompletionHandler).
  */
-export type CompletionsInOneStatement = (db: Kysely<DB>, reports: CompletionReport[]) => Promise<Array<{ newlyCompleted: boolean }> | undefined>;
+export type CompletionsInOneStatement = (
+  db: Kysely<DB>,
+  reports: CompletionReport[],
+) => Promise<Array<{ newlyCompleted: boolean }> | undefined>;
 
 /** Checks a report against its mission and the clock; answers the record to write, or throws. */
-async function checkReport(db: Kysely<DB>, clock: Clock, partnerId: string, input: AchieveInput, findMission: FindMission) {
+async function checkReport(
+  db: Kysely<DB>,
+  clock: Clock,
+  partnerId: string,
+  input: AchieveInput,
+  findMission: FindMission,
+) {
   const mission = await findMission(db, partnerId, input.missionKey);
   if (!mission) throw appError('NOT_FOUND_MISSION', `no mission '${input.missionKey}' for this partner`);
   if (mission.groupId === null) {
@@ -106,10 +116,17 @@ async function checkReport(db: Kysely<DB>, clock: Clock, partnerId: string, inpu
  * the records and every reward they triggered are committed, and the first completion of each
  * (user, mission, period) is rewarded exactly once.
  */
-function writeReports(db: Kysely<DB>, onCompletion: CompletionHandler | undefined, inOneStatement?: CompletionsInOneStatement) {
+function writeReports(
+  db: Kysely<DB>,
+  onCompletion: CompletionHandler | undefined,
+  inOneStatement?: CompletionsInOneStatement,
+) {
   return async (reports: CompletionReport[]): Promise<AchieveResult[]> => {
     const answer = (results: Array<{ newlyCompleted: boolean }>) =>
-      reports.map((r, i) => ({ periodKey: r.periodKey, newlyCompleted: results[i]?.newlyCompleted ?? false }));
+      reports.map((r, i) => ({
+        periodKey: r.periodKey,
+        newlyCompleted: results[i]?.newlyCompleted ?? false,
+      }));
     if (!reports.some((r) => r.completed)) return answer(await store.upsertProgressBatch(db, reports));
     if (inOneStatement && reports.every((r) => r.completed)) {
       const results = await inOneStatement(db, reports);
@@ -150,11 +167,21 @@ export async function achieve(
   return result as AchieveResult;
 }
 
+/** Achieve as the server runs it (createAchiever). */
+export type Achiever = ReturnType<typeof createAchiever>;
+
+// The catalog lookup of achieve (cached by the composition root) and the progress upsert that the
+// FIXED-reward fast path (claims/fixed-completions.ts) writes in its one statement.
+export { findMissionForAchieve, progressUpsertQuery, upsertProgressBatch } from './store.ts';
+export type { MissionForAchieve } from './store.ts';
+
 export interface AchieveBatching {
   /** Batches written at once per kind of report (progress only; with a completion). */
   concurrency?: number;
   /** Most reports in one batch. */
   maxBatch?: number;
+  /** The server's batching queues: their bounds and readiness reading (src/http/load-shedding.ts). */
+  group?: CoalescerGroup;
 }
 
 /**
@@ -166,16 +193,41 @@ export interface AchieveBatching {
 export function createAchiever(
   db: Kysely<DB>,
   clock: Clock,
-  options: { onCompletion?: CompletionHandler; inOneStatement?: CompletionsInOneStatement; findMission?: FindMission } & AchieveBatching = {},
+  options: {
+    onCompletion?: CompletionHandler;
+    inOneStatement?: CompletionsInOneStatement;
+    findMission?: FindMission;
+    /** After each committed batch: how many of a partner's reports completed their period (the completion-rate alarm counts them). */
+    onCompleted?: (partnerId: string, completions: number) => void;
+  } & AchieveBatching = {},
 ) {
   const findMission = options.findMission ?? store.findMissionForAchieve;
-  const write = writeReports(db, options.onCompletion, options.inOneStatement);
+  const writeBatch = writeReports(db, options.onCompletion, options.inOneStatement);
+  const onCompleted = options.onCompleted;
+  const write = !onCompleted
+    ? writeBatch
+    : async (reports: CompletionReport[]) => {
+        const results = await writeBatch(reports);
+        const perPartner = new Map<string, number>();
+        results.forEach((r, i) => {
+          const partnerId = (reports[i] as CompletionReport).partnerId;
+          if (r.newlyCompleted) perPartner.set(partnerId, (perPartner.get(partnerId) ?? 0) + 1);
+        });
+        for (const [partnerId, n] of perPartner) onCompleted(partnerId, n);
+        return results;
+      };
   const coalescers = new Map<string, Coalescer<CompletionReport, AchieveResult>>();
   const coalescerFor = (report: CompletionReport) => {
     const kind = `${report.completed}:${report.target !== null}`;
     let coalescer = coalescers.get(kind);
     if (coalescer === undefined) {
-      coalescer = new Coalescer<CompletionReport, AchieveResult>({ run: write, keyOf: store.progressKey, concurrency: options.concurrency, maxBatch: options.maxBatch });
+      coalescer = new Coalescer<CompletionReport, AchieveResult>({
+        run: write,
+        keyOf: store.progressKey,
+        concurrency: options.concurrency,
+        maxBatch: options.maxBatch,
+        group: options.group,
+      });
       coalescers.set(kind, coalescer);
     }
     return coalescer;

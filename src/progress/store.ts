@@ -59,7 +59,9 @@ export interface ProgressReport {
 }
 
 /** The key of a progress record: reports with the same key may not share one upsert statement. */
-export function progressKey(report: Pick<ProgressReport, 'partnerId' | 'partnerUid' | 'missionId' | 'periodKey'>): string {
+export function progressKey(
+  report: Pick<ProgressReport, 'partnerId' | 'partnerUid' | 'missionId' | 'periodKey'>,
+): string {
   return `${report.partnerId}\u0000${report.partnerUid}\u0000${report.missionId}\u0000${report.periodKey}`;
 }
 
@@ -68,7 +70,11 @@ export function progressKey(report: Pick<ProgressReport, 'partnerId' | 'partnerU
  * written only when it holds (a caller composing this into a larger statement). Exported for that
  * and for the benchmark's database ceiling.
  */
-export function progressUpsertQuery(reports: readonly ProgressReport[], replaceTarget: boolean, onlyIf: RawBuilder<unknown> = sql`true`) {
+export function progressUpsertQuery(
+  reports: readonly ProgressReport[],
+  replaceTarget: boolean,
+  onlyIf: RawBuilder<unknown> = sql`true`,
+) {
   const rows = [...reports].sort((a, b) => (progressKey(a) < progressKey(b) ? -1 : 1));
   const column = <T>(pick: (r: ProgressReport) => T) => rows.map(pick);
   return sql<{ completed_by: string | null }>`
@@ -103,7 +109,10 @@ export function progressUpsertQuery(reports: readonly ProgressReport[], replaceT
  * Rows are written in key order, so concurrent batches lock records in the same order and cannot
  * deadlock. Answers, per report and in the order given, whether it completed its period.
  */
-export async function upsertProgressBatch(db: Kysely<DB>, reports: readonly ProgressReport[]): Promise<Array<{ newlyCompleted: boolean }>> {
+export async function upsertProgressBatch(
+  db: Kysely<DB>,
+  reports: readonly ProgressReport[],
+): Promise<Array<{ newlyCompleted: boolean }>> {
   const winners = new Set<string>();
   for (const replaceTarget of [false, true]) {
     const rows = reports.filter((r) => (r.target !== null) === replaceTarget);

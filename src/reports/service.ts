@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { formatAmount } from '../domain/amounts.ts';
 import { getPromotion } from '../catalog/service.ts';
-import { getBudget } from '../rewards/budgets.ts';
+import { getBudget } from '../budgets/service.ts';
 import * as store from './store.ts';
 
 const DAY_MS = 86_400_000;
@@ -14,7 +14,9 @@ const DAY_MS = 86_400_000;
 export function dayWindow(now: Date, days: number): { from: Date; to: Date; keys: string[] } {
   const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const from = new Date(todayStart - (days - 1) * DAY_MS);
-  const keys = Array.from({ length: days }, (_, i) => new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10));
+  const keys = Array.from({ length: days }, (_, i) =>
+    new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10),
+  );
   return { from, to: new Date(todayStart + DAY_MS), keys };
 }
 
@@ -26,7 +28,12 @@ export interface DailyActivity {
   payouts: Array<{ assetId: string; symbol: string; decimals: number; amount: string; count: number }>;
 }
 
-export async function dailyActivity(db: Kysely<DB>, clock: Clock, days: number, partnerId?: string): Promise<{ from: string; to: string; days: DailyActivity[] }> {
+export async function dailyActivity(
+  db: Kysely<DB>,
+  clock: Clock,
+  days: number,
+  partnerId?: string,
+): Promise<{ from: string; to: string; days: DailyActivity[] }> {
   const window = dayWindow(clock.now(), days);
   const [completions, claims, payouts] = await Promise.all([
     store.completionsPerDay(db, window.from, window.to, partnerId),
@@ -45,7 +52,13 @@ export async function dailyActivity(db: Kysely<DB>, clock: Clock, days: number, 
         rewardsRefused: granted?.refused ?? 0,
         payouts: payouts
           .filter((p) => p.day === day)
-          .map((p) => ({ assetId: p.assetId, symbol: p.symbol, decimals: p.decimals ?? 0, amount: formatAmount(p.amount, p.decimals ?? 0), count: p.count })),
+          .map((p) => ({
+            assetId: p.assetId,
+            symbol: p.symbol,
+            decimals: p.decimals ?? 0,
+            amount: formatAmount(p.amount, p.decimals ?? 0),
+            count: p.count,
+          })),
       };
     }),
   };
@@ -70,7 +83,14 @@ export async function budgetHistory(db: Kysely<DB>, budgetId: string) {
     committed += BigInt(r.reserved) - BigInt(r.released);
     paid += BigInt(r.paid);
     const fmt = (v: bigint | string) => formatAmount(v, budget.decimals);
-    return { day: r.day, reserved: fmt(r.reserved), released: fmt(r.released), paid: fmt(r.paid), heldToDate: fmt(committed - paid), paidToDate: fmt(paid) };
+    return {
+      day: r.day,
+      reserved: fmt(r.reserved),
+      released: fmt(r.released),
+      paid: fmt(r.paid),
+      heldToDate: fmt(committed - paid),
+      paidToDate: fmt(paid),
+    };
   });
   return { budget, items: points };
 }

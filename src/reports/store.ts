@@ -18,10 +18,21 @@ export async function completionsPerDay(db: Kysely<DB>, from: Date, to: Date, pa
   return query.groupBy(sql`1`).execute();
 }
 
-export async function claimsGrantedPerDay(db: Kysely<DB>, from: Date, to: Date, partnerId: string | undefined) {
+export async function claimsGrantedPerDay(
+  db: Kysely<DB>,
+  from: Date,
+  to: Date,
+  partnerId: string | undefined,
+) {
   let query = db
     .selectFrom('claims')
-    .select([utcDay('created_at').as('day'), sql<number>`count(*) filter (where status <> 'REJECTED' or reason is distinct from 'BUDGET_EXHAUSTED')::int`.as('granted'), sql<number>`count(*) filter (where reason = 'BUDGET_EXHAUSTED')::int`.as('refused')])
+    .select([
+      utcDay('created_at').as('day'),
+      sql<number>`count(*) filter (where status <> 'REJECTED' or reason is distinct from 'BUDGET_EXHAUSTED')::int`.as(
+        'granted',
+      ),
+      sql<number>`count(*) filter (where reason = 'BUDGET_EXHAUSTED')::int`.as('refused'),
+    ])
     .where('created_at', '>=', from)
     .where('created_at', '<', to);
   if (partnerId !== undefined) query = query.where('partner_id', '=', partnerId);
@@ -56,8 +67,12 @@ export async function budgetMovementsPerDay(db: Kysely<DB>, budgetId: string) {
     .innerJoin('claims as c', 'c.id', 'e.claim_id')
     .select([
       utcDay('e.at').as('day'),
-      sql<string>`coalesce(sum(c.amount) filter (where e.from_status is null and e.to_status = 'RESERVED'), 0)::text`.as('reserved'),
-      sql<string>`coalesce(sum(c.amount) filter (where e.from_status = 'RESERVED' and e.to_status = 'REJECTED'), 0)::text`.as('released'),
+      sql<string>`coalesce(sum(c.amount) filter (where e.from_status is null and e.to_status = 'RESERVED'), 0)::text`.as(
+        'reserved',
+      ),
+      sql<string>`coalesce(sum(c.amount) filter (where e.from_status = 'RESERVED' and e.to_status = 'REJECTED'), 0)::text`.as(
+        'released',
+      ),
       sql<string>`coalesce(sum(c.amount) filter (where e.to_status = 'SUCCEEDED'), 0)::text`.as('paid'),
     ])
     .where('c.budget_id', '=', budgetId)
@@ -75,7 +90,16 @@ export async function rewardsOfPromotion(db: Kysely<DB>, promotionId: string) {
     .leftJoin('mission_groups as g', 'g.id', 'r.mission_group_id')
     .innerJoin('budgets as b', 'b.id', 'r.budget_id')
     .innerJoin('reward_assets as a', 'a.id', 'b.asset_id')
-    .select(['r.mission_id', 'r.mission_group_id', 'r.type', 'r.budget_id', 'b.name as budget_name', 'r.amount', 'a.symbol', 'a.decimals'])
+    .select([
+      'r.mission_id',
+      'r.mission_group_id',
+      'r.type',
+      'r.budget_id',
+      'b.name as budget_name',
+      'r.amount',
+      'a.symbol',
+      'a.decimals',
+    ])
     .where((eb) => eb.or([eb('mg.promotion_id', '=', promotionId), eb('g.promotion_id', '=', promotionId)]))
     .orderBy('r.created_at')
     .execute();

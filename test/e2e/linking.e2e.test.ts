@@ -25,13 +25,23 @@ function startPartnerSite(partner: { partnerId: string; apiKey: string }, port: 
       res.setHeader('content-type', 'text/html; charset=utf-8');
       if (url.pathname === '/') {
         const auth = new URL('/v1/mission-users/auth', appUrl);
-        auth.search = new URLSearchParams({ partnerId: partner.partnerId, redirectUrl: `${partnerUrl}/linked`, browserType: 'WEB' }).toString();
-        res.end(`<!doctype html><title>Partner app</title><h1>Partner app</h1><a id="link" href="${auth.href}">Link account</a>`);
+        auth.search = new URLSearchParams({
+          partnerId: partner.partnerId,
+          redirectUrl: `${partnerUrl}/linked`,
+          browserType: 'WEB',
+        }).toString();
+        res.end(
+          `<!doctype html><title>Partner app</title><h1>Partner app</h1><a id="link" href="${auth.href}">Link account</a>`,
+        );
         return;
       }
       if (url.pathname === '/linked') {
         const token = url.searchParams.get('token');
-        const headers = { 'content-type': 'application/json', 'x-partner-id': partner.partnerId, 'x-api-key': partner.apiKey };
+        const headers = {
+          'content-type': 'application/json',
+          'x-partner-id': partner.partnerId,
+          'x-api-key': partner.apiKey,
+        };
         const connected = await fetch(`${appUrl}/v1/mission-users/connect`, {
           method: 'POST',
           headers,
@@ -39,7 +49,9 @@ function startPartnerSite(partner: { partnerId: string; apiKey: string }, port: 
         });
         const check = await fetch(`${appUrl}/v1/mission-users?partnerUid=partner-user-42`, { headers });
         const linked = ((await check.json()) as { result: boolean }).result;
-        res.end(`<!doctype html><title>Partner app</title><p id="status">connect ${connected.status}; ${linked ? 'Account linked' : 'Not linked'}</p>`);
+        res.end(
+          `<!doctype html><title>Partner app</title><p id="status">connect ${connected.status}; ${linked ? 'Account linked' : 'Not linked'}</p>`,
+        );
         return;
       }
       res.statusCode = 404;
@@ -83,7 +95,10 @@ describe.skipIf(!hasChromium && process.env.REQUIRE_BROWSER !== '1')('linking in
     expect(new URL(page.url()).searchParams.get('token')).toMatch(/^mtk_/);
     expect(await page.locator('#status').textContent()).toBe('connect 200; Account linked');
 
-    const mapping = await ctx.admin('GET', `/admin/v1/partners/${(await ctx.database.db.selectFrom('user_mappings').select('partner_id').executeTakeFirstOrThrow()).partner_id}/users/partner-user-42/mapping`);
+    const mapping = await ctx.admin(
+      'GET',
+      `/admin/v1/partners/${(await ctx.database.db.selectFrom('user_mappings').select('partner_id').executeTakeFirstOrThrow()).partner_id}/users/partner-user-42/mapping`,
+    );
     expect(mapping.json()).toMatchObject({ region: 'JP', account: { subject: 'e2e-user' } });
     await page.close();
   });

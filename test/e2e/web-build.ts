@@ -9,13 +9,20 @@ import { gzipSync } from 'node:zlib';
 const run = promisify(execFile);
 
 export async function buildWeb(outDir: string): Promise<void> {
-  await run(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
-    env: { ...process.env, WEB_OUT_DIR: outDir },
-  });
+  await run(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+    {
+      env: { ...process.env, WEB_OUT_DIR: outDir },
+    },
+  );
 }
 
 /** Gzipped bytes of the JavaScript a page's index.html loads (entry script and preloaded chunks). */
-export function firstLoadJsGzipBytes(distDir: string, page: 'app' | 'console'): { files: string[]; bytes: number } {
+export function firstLoadJsGzipBytes(
+  distDir: string,
+  page: 'app' | 'console',
+): { files: string[]; bytes: number } {
   const html = readFileSync(path.join(distDir, page, 'index.html'), 'utf8');
   const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] as string);
   const bytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(path.join(distDir, file))).length, 0);

@@ -12,14 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestApp } from '../harness.ts';
 import type { TestContext } from '../harness.ts';
-import { runPayoutBatch } from '../../src/rewards/payout.ts';
+import { runPayoutBatch } from '../../src/payout/worker.ts';
 import { createRequire } from 'node:module';
 import { CHROMIUM, freePort, hasChromium, launchChromium } from './browser.ts';
 import { buildWeb, firstLoadJsGzipBytes } from './web-build.ts';
 
 const runBrowser = hasChromium || process.env.REQUIRE_BROWSER === '1';
 if (!runBrowser) {
-  console.warn(`web e2e tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  console.warn(
+    `web e2e tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
+  );
 }
 
 const PHONE = { width: 390, height: 844 };
@@ -66,13 +68,25 @@ function startPartnerSite(port: number): Promise<Server> {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       if (url.pathname === '/') {
         const auth = new URL('/v1/mission-users/auth', appUrl);
-        auth.search = new URLSearchParams({ partnerId: partner.id, redirectUrl: `${partnerUrl}/linked`, browserType: 'WEB' }).toString();
-        res.end(`<!doctype html><title>Acme Games</title><h1>Acme Games</h1><a href="${auth.href}">Link account</a>`);
+        auth.search = new URLSearchParams({
+          partnerId: partner.id,
+          redirectUrl: `${partnerUrl}/linked`,
+          browserType: 'WEB',
+        }).toString();
+        res.end(
+          `<!doctype html><title>Acme Games</title><h1>Acme Games</h1><a href="${auth.href}">Link account</a>`,
+        );
         return;
       }
       if (url.pathname === '/linked') {
-        const connected = await partnerApi('POST', '/v1/mission-users/connect', { token: url.searchParams.get('token'), partnerUid: 'player-7', region: 'KR' });
-        res.end(`<!doctype html><title>Acme Games</title><p id="status">connect ${connected.status}</p><a href="${appUrl}/app">Open my missions</a>`);
+        const connected = await partnerApi('POST', '/v1/mission-users/connect', {
+          token: url.searchParams.get('token'),
+          partnerUid: 'player-7',
+          region: 'KR',
+        });
+        res.end(
+          `<!doctype html><title>Acme Games</title><p id="status">connect ${connected.status}</p><a href="${appUrl}/app">Open my missions</a>`,
+        );
         return;
       }
       res.statusCode = 404;
@@ -105,11 +119,16 @@ async function accessibilityViolations(page: Page): Promise<string[]> {
 
 /** A section of the console, by its link in the navigation. */
 async function nav(page: Page, section: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: section, exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Console sections' })
+    .getByRole('link', { name: section, exact: true })
+    .click();
 }
 
 async function gaugeText(page: Page, missionKey: string): Promise<string> {
-  return (await page.locator(`[data-mission-key="${missionKey}"] [data-testid="gauge-text"]`).textContent()) ?? '';
+  return (
+    (await page.locator(`[data-mission-key="${missionKey}"] [data-testid="gauge-text"]`).textContent()) ?? ''
+  );
 }
 
 describe.skipIf(!runBrowser)('the console and the mission page in a real browser', () => {
@@ -121,7 +140,10 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     appUrl = `http://127.0.0.1:${appPort}`;
     // Another host name than the app's, so the two sites keep their cookies apart.
     partnerUrl = `http://localhost:${partnerPort}`;
-    ctx = await startTestApp({ env: { PUBLIC_BASE_URL: appUrl, WEB_DIST_DIR: distDir }, now: new Date().toISOString() });
+    ctx = await startTestApp({
+      env: { PUBLIC_BASE_URL: appUrl, WEB_DIST_DIR: distDir },
+      now: new Date().toISOString(),
+    });
     await ctx.app.listen({ port: appPort, host: '127.0.0.1' });
     partnerSite = await startPartnerSite(partnerPort);
     browser = await launchChromium();
@@ -180,7 +202,16 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     const temporaryKey = await page.getByLabel(/New API key/).inputValue();
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: `Revoke key ${temporaryKey.slice(0, 10)}` }).click();
-    await expect.poll(async () => (await fetch(`${appUrl}/v1/mission-users?partnerUid=x`, { headers: { 'x-partner-id': partner.id, 'x-api-key': temporaryKey } })).status).toBe(401);
+    await expect
+      .poll(
+        async () =>
+          (
+            await fetch(`${appUrl}/v1/mission-users?partnerUid=x`, {
+              headers: { 'x-partner-id': partner.id, 'x-api-key': temporaryKey },
+            })
+          ).status,
+      )
+      .toBe(401);
     expect((await partnerApi('GET', '/v1/mission-users?partnerUid=x')).status).toBe(200);
 
     // Reward asset and a fixed budget.
@@ -225,7 +256,9 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     await page.getByRole('cell', { name: /^Play 3 games/ }).waitFor();
     // The same key again: the API's error code, in words.
     await addMission('play-3-games', 'Again');
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('already has a mission with this key');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('already has a mission with this key');
     expect(await page.getByRole('alert').textContent()).toContain('3300');
     await page.getByLabel('Mission key').fill('daily-spin');
     await page.getByLabel('Title', { exact: true }).last().fill('Spin the wheel');
@@ -258,17 +291,39 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     expect(await gaugeText(page, 'play-3-games')).toBe('0 / 3');
     await expect.poll(() => page.getByText('Reward: 12.5 PNT').isVisible()).toBe(true);
 
-    expect((await partnerApi('POST', '/v1/achieve', { partnerUid: 'player-7', missionKey: 'play-3-games', completed: false, metadata: { target: 3, current: 2 } })).status).toBe(200);
+    expect(
+      (
+        await partnerApi('POST', '/v1/achieve', {
+          partnerUid: 'player-7',
+          missionKey: 'play-3-games',
+          completed: false,
+          metadata: { target: 3, current: 2 },
+        })
+      ).status,
+    ).toBe(200);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect.poll(() => gaugeText(page, 'play-3-games')).toBe('2 / 3');
-    expect(await page.getByRole('progressbar', { name: 'Play 3 games progress' }).getAttribute('aria-valuenow')).toBe('2');
+    expect(
+      await page.getByRole('progressbar', { name: 'Play 3 games progress' }).getAttribute('aria-valuenow'),
+    ).toBe('2');
 
-    expect((await partnerApi('POST', '/v1/achieve', { partnerUid: 'player-7', missionKey: 'play-3-games', completed: true, metadata: { target: 3, current: 3 } })).status).toBe(200);
+    expect(
+      (
+        await partnerApi('POST', '/v1/achieve', {
+          partnerUid: 'player-7',
+          missionKey: 'play-3-games',
+          completed: true,
+          metadata: { target: 3, current: 3 },
+        })
+      ).status,
+    ).toBe(200);
     // The payout worker pays the claim into the ledger.
     expect(await runPayoutBatch(ctx.database.db, ctx.clock)).toBe(1);
     await page.reload();
     await expect.poll(() => gaugeText(page, 'play-3-games')).toBe('3 / 3');
-    await expect.poll(() => page.locator('[data-mission-key="play-3-games"]').getByText('Completed').isVisible()).toBe(true);
+    await expect
+      .poll(() => page.locator('[data-mission-key="play-3-games"]').getByText('Completed').isVisible())
+      .toBe(true);
     expect(await page.getByTestId('balance-PNT').textContent()).toBe('12.50');
     expect(await page.locator('.claims').textContent()).toContain('12.50 PNT');
     expect(await page.locator('.claims').textContent()).toContain('succeeded');
@@ -279,7 +334,12 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     expect(await page.locator('[data-mission-key]').count()).toBe(0);
-    expect(new URL((await page.getByRole('link', { name: 'Sign in' }).getAttribute('href')) ?? '', appUrl).searchParams.get('returnTo')).toBe('/app');
+    expect(
+      new URL(
+        (await page.getByRole('link', { name: 'Sign in' }).getAttribute('href')) ?? '',
+        appUrl,
+      ).searchParams.get('returnTo'),
+    ).toBe('/app');
     await page.getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL(`${appUrl}/app`);
     await expect.poll(() => gaugeText(page, 'play-3-games')).toBe('3 / 3');
@@ -296,7 +356,9 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     await page.getByRole('link', { name: 'Launch points' }).click();
     await expect.poll(() => page.getByTestId('budget-paid').textContent()).toBe('12.50 PNT');
     expect(await page.getByTestId('budget-remaining').textContent()).toBe('987.50 PNT');
-    await expect.poll(() => page.getByRole('img', { name: /Reserved and paid over time/ }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('img', { name: /Reserved and paid over time/ }).isVisible())
+      .toBe(true);
     await shoot(page, 'console-budget');
 
     await nav(page, 'Claims');
@@ -320,7 +382,15 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     await page.getByLabel('Reward type').selectOption('LUCKY_DRAW');
     await page.getByRole('button', { name: 'Set reward' }).click();
     await page.getByRole('cell', { name: /lucky-draw ticket/ }).waitFor();
-    expect((await partnerApi('POST', '/v1/achieve', { partnerUid: 'player-7', missionKey: 'daily-spin', completed: true })).status).toBe(200);
+    expect(
+      (
+        await partnerApi('POST', '/v1/achieve', {
+          partnerUid: 'player-7',
+          missionKey: 'daily-spin',
+          completed: true,
+        })
+      ).status,
+    ).toBe(200);
 
     await nav(page, 'Lucky draws');
     await page.getByLabel('Title').fill('Winter prize draw');
@@ -351,7 +421,10 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
   }, 180_000);
 
   it('a VIEWER sees no write controls, and the server refuses a write anyway (901)', async () => {
-    const created = await ctx.admin('POST', '/admin/v1/admin-credentials', { name: 'Auditor', role: 'VIEWER' });
+    const created = await ctx.admin('POST', '/admin/v1/admin-credentials', {
+      name: 'Auditor',
+      role: 'VIEWER',
+    });
     const secret = created.json<{ secret: string }>().secret;
     const context = await browser.newContext({ viewport: PHONE });
     const page = await signInToConsole(context, secret);
@@ -374,7 +447,10 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     for (const section of ['Reward assets', 'Budgets', 'Claims', 'Lucky draws']) {
       await nav(page, section);
       await page.getByRole('heading', { name: section, level: 1 }).waitFor();
-      expect(await page.getByRole('button', { name: /Create|Reject|Retry|Run|Add to budget/ }).count(), section).toBe(0);
+      expect(
+        await page.getByRole('button', { name: /Create|Reject|Retry|Run|Add to budget/ }).count(),
+        section,
+      ).toBe(0);
     }
     await shoot(page, 'console-viewer');
 
@@ -388,7 +464,8 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
       return { status: response.status, body: (await response.json()) as { code: number } };
     }, secret);
     expect(status).toMatchObject({ status: 403, body: { code: 901 } });
-    const partners = (await ctx.admin('GET', '/admin/v1/partners')).json<{ items: Array<{ name: string }> }>().items;
+    const partners = (await ctx.admin('GET', '/admin/v1/partners')).json<{ items: Array<{ name: string }> }>()
+      .items;
     expect(partners.map((p) => p.name)).toEqual(['Acme Games']);
     await context.close();
   }, 120_000);
@@ -403,7 +480,8 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     const check = async (label: string) => {
       for (const viewport of [DESKTOP, PHONE]) {
         await page.setViewportSize(viewport);
-        for (const v of await accessibilityViolations(page)) found.push(`${label} (${viewport.width}px): ${v}`);
+        for (const v of await accessibilityViolations(page))
+          found.push(`${label} (${viewport.width}px): ${v}`);
       }
       await page.setViewportSize(DESKTOP);
     };
@@ -420,21 +498,30 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
       ['partners', () => nav(page, 'Partners')],
       ['partner', () => page.getByRole('link', { name: 'Acme Games' }).click()],
       ['promotions', () => nav(page, 'Promotions')],
-      ['promotion', async () => {
-        await page.getByRole('link', { name: 'Winter games' }).click();
-        await page.getByRole('cell', { name: /^Play 3 games/ }).waitFor();
-        await page.getByRole('button', { name: 'Edit Play 3 games' }).click();
-      }],
+      [
+        'promotion',
+        async () => {
+          await page.getByRole('link', { name: 'Winter games' }).click();
+          await page.getByRole('cell', { name: /^Play 3 games/ }).waitFor();
+          await page.getByRole('button', { name: 'Edit Play 3 games' }).click();
+        },
+      ],
       ['reward assets', () => nav(page, 'Reward assets')],
       ['budgets', () => nav(page, 'Budgets')],
-      ['budget', async () => {
-        await page.getByRole('link', { name: 'Launch points' }).click();
-        await page.getByRole('img', { name: /over time/ }).waitFor();
-      }],
-      ['claims', async () => {
-        await nav(page, 'Claims');
-        await page.getByRole('cell', { name: 'player-7' }).first().waitFor();
-      }],
+      [
+        'budget',
+        async () => {
+          await page.getByRole('link', { name: 'Launch points' }).click();
+          await page.getByRole('img', { name: /over time/ }).waitFor();
+        },
+      ],
+      [
+        'claims',
+        async () => {
+          await nav(page, 'Claims');
+          await page.getByRole('cell', { name: 'player-7' }).first().waitFor();
+        },
+      ],
       ['draws', () => nav(page, 'Lucky draws')],
     ];
     for (const [label, go] of visits) {
@@ -450,7 +537,8 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     await page.locator('[data-mission-key="play-3-games"]').waitFor();
     await check('mission page');
     // The ticket filters work from the keyboard: tab to "Drawn", press Enter.
-    for (let i = 0; i < 60 && (await page.evaluate('document.activeElement.textContent')) !== 'Drawn'; i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 60 && (await page.evaluate('document.activeElement.textContent')) !== 'Drawn'; i++)
+      await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     expect(await page.getByRole('button', { name: 'Drawn' }).getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('link', { name: 'See the draw' }).click();

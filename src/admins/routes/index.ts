@@ -9,7 +9,10 @@ const AdminCredential = Type.Object({
   id: Type.String(),
   name: Type.String(),
   role: Role,
-  prefix: Type.String({ description: 'First characters of the secret, to recognise it' }),
+  prefix: Type.String({
+    description:
+      'First characters of a generated secret (adm_…), to recognise it; empty for the ADMIN_TOKEN credential, whose secret a person chose',
+  }),
   createdAt: Type.String(),
   revokedAt: Type.Union([Type.String(), Type.Null()]),
 });
@@ -37,7 +40,8 @@ export const adminCredentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request, reply) => reply.code(201).send(await createAdminCredential(database.db, clock, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await createAdminCredential(database.db, clock, request.body)),
   );
 
   app.get(

@@ -133,7 +133,8 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ptags,
         security,
-        summary: 'Change a promotion; partner, type, start and time zone are fixed once it has been ACTIVE (2102)',
+        summary:
+          'Change a promotion; partner, type, start and time zone are fixed once it has been ACTIVE (2102)',
         params: PromotionParams,
         body: Type.Object(
           {
@@ -170,7 +171,9 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await catalog.createMissionGroup(db, clock, request.params.promotionId, request.body)),
+      reply
+        .code(201)
+        .send(await catalog.createMissionGroup(db, clock, request.params.promotionId, request.body)),
   );
 
   app.get(

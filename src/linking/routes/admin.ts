@@ -28,7 +28,15 @@ export const linkingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/partners/:partnerId/users/:partnerUid/mapping',
-    { schema: { tags, security, summary: "A partner user's mapping and platform account", params, response: { 200: Mapping, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: "A partner user's mapping and platform account",
+        params,
+        response: { 200: Mapping, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => {
       const { partnerId, partnerUid } = request.params;
       await getPartner(database.db, partnerId);
@@ -39,7 +47,13 @@ export const linkingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         partnerUid: row.partner_uid,
         region: row.region,
         linkedAt: row.created_at.toISOString(),
-        account: { id: row.account_id, issuer: row.issuer, subject: row.subject, displayName: row.display_name, createdAt: row.account_created_at.toISOString() },
+        account: {
+          id: row.account_id,
+          issuer: row.issuer,
+          subject: row.subject,
+          displayName: row.display_name,
+          createdAt: row.account_created_at.toISOString(),
+        },
       };
     },
   );
@@ -60,7 +74,10 @@ export const linkingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await getPartner(database.db, partnerId);
       const removed = await deleteMapping(database.db, partnerId, partnerUid);
       if (!removed) throw appError('NOT_FOUND_MAPPING', `partner user '${partnerUid}' is not linked`);
-      request.log.info({ partnerId, partnerUid, accountId: removed.account_id, admin: request.admin.id }, 'user mapping removed');
+      request.log.info(
+        { partnerId, partnerUid, accountId: removed.account_id, admin: request.admin.id },
+        'user mapping removed',
+      );
       return sendEmpty(reply, 204);
     },
   );

@@ -6,7 +6,10 @@ import { createLinkCheck } from '../service.ts';
 
 export const checkLinkRoute: FastifyPluginAsyncTypebox = async (app) => {
   const { database, config } = app.deps;
-  const isLinked = createLinkCheck(database.db, { concurrency: config.batchConcurrency });
+  const isLinked = createLinkCheck(database.db, {
+    concurrency: config.batchConcurrency,
+    group: app.coalescers,
+  });
   app.get(
     '/mission-users',
     {

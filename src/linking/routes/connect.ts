@@ -18,18 +18,38 @@ export function connectRoute(onLinked: readonly UserLinkedHandler[]): FastifyPlu
           security: [{ partnerId: [], partnerApiKey: [] }],
           body: Type.Object(
             {
-              token: Type.String({ minLength: 1, maxLength: 256, description: 'The `token` query parameter the browser came back with' }),
+              token: Type.String({
+                minLength: 1,
+                maxLength: 256,
+                description: 'The `token` query parameter the browser came back with',
+              }),
               partnerUid: PartnerUid,
-              region: Type.String({ minLength: 1, maxLength: 16, description: 'ISO 3166-1 alpha-2 country code', examples: ['KR', 'JP', 'TW'] }),
+              region: Type.String({
+                minLength: 1,
+                maxLength: 16,
+                description: 'ISO 3166-1 alpha-2 country code',
+                examples: ['KR', 'JP', 'TW'],
+              }),
             },
             { additionalProperties: false },
           ),
-          response: { 200: Type.Null({ description: 'Empty body: the mapping exists' }), ...errorResponses(400, 401, 403, 409) },
+          response: {
+            200: Type.Null({ description: 'Empty body: the mapping exists' }),
+            ...errorResponses(400, 401, 403, 409),
+          },
         },
       },
       async (request, reply) => {
-        const { created } = await connect({ db: database.db, clock }, request.partner.id, request.body, onLinked);
-        request.log.info({ partnerId: request.partner.id, partnerUid: request.body.partnerUid, created }, 'user mapping connected');
+        const { created } = await connect(
+          { db: database.db, clock },
+          request.partner.id,
+          request.body,
+          onLinked,
+        );
+        request.log.info(
+          { partnerId: request.partner.id, partnerUid: request.body.partnerUid, created },
+          'user mapping connected',
+        );
         return sendEmpty(reply, 200);
       },
     );

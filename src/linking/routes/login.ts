@@ -5,11 +5,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses, sendEmpty } from '../../http/schemas.ts';
-import { clearSessionCookie, setSessionCookie } from '../../http/session.ts';
+import { clearSessionCookie, secureCookies, SESSION_COOKIE, setSessionCookie } from '../../http/session.ts';
+import { refuseCrossSiteWrite } from '../../http/cross-site.ts';
+import { endSession, startSession } from '../../sessions/service.ts';
 import { appError } from '../../errors.ts';
 import { liffPage } from '../../http/pages.ts';
+import { startExpiredLoginPurge } from '../expiry-purge.ts';
 import type { LoginDeps, LoginFinish, LoginStart } from '../service.ts';
-import { CALLBACK_PATH, finishCallback, finishLiffLogin, LIFF_PATH, startLinkLogin, startSessionLogin } from '../service.ts';
+import {
+  CALLBACK_PATH,
+  finishCallback,
+  finishLiffLogin,
+  LIFF_PATH,
+  startLinkLogin,
+  startSessionLogin,
+} from '../service.ts';
 
 /** The cookie that ties a login to the browser that started it (login CSRF protection). */
 const BINDING_COOKIE = 'mrs_login';
@@ -24,7 +34,15 @@ const browser = { htmlErrors: true };
 export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, database, clock, login } = app.deps;
   const deps = (): LoginDeps => ({ db: database.db, clock, config, client: login.client });
-  const secure = config.publicBaseUrl.startsWith('https:');
+  const secure = secureCookies(config);
+
+  // Expired login states, mapping tokens and sessions are purged by every process on a timer;
+  // the timer ends with the app.
+  let purge: { stop(): Promise<void> } | undefined;
+  app.addHook('onReady', async () => {
+    purge = startExpiredLoginPurge(database.db, clock, { log: app.log });
+  });
+  app.addHook('onClose', async () => purge?.stop());
 
   function go(reply: FastifyReply, start: LoginStart): FastifyReply {
     if (start.binding !== undefined) {
@@ -39,9 +57,26 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.header('cache-control', 'no-store').redirect(start.location, 302);
   }
 
-  function finish(reply: FastifyReply, result: LoginFinish): FastifyReply {
-    if (result.accountId !== undefined) setSessionCookie(reply, config, result.accountId, clock.now());
-    return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(result.location, 302);
+  /**
+   * Signs this browser in: a new server-side session replaces any it had (its old session ends,
+   * so a session id planted before the login is worth nothing after it).
+   */
+  async function signIn(request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<void> {
+    await endSession(database.db, request.cookies[SESSION_COOKIE]);
+    const session = await startSession(database.db, clock, accountId, config.sessionTtlSeconds);
+    setSessionCookie(reply, config, session.id);
+  }
+
+  async function finish(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: LoginFinish,
+  ): Promise<FastifyReply> {
+    if (result.accountId !== undefined) await signIn(request, reply, result.accountId);
+    return reply
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .redirect(result.location, 302);
   }
 
   const binding = (request: FastifyRequest) => request.cookies[BINDING_COOKIE];
@@ -58,7 +93,11 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '(the one-time mapping token for connect) or `error` in the query.',
         querystring: Type.Object({
           partnerId: Type.String({ minLength: 1, maxLength: 200 }),
-          redirectUrl: Type.String({ minLength: 1, maxLength: 2048, description: "One of the partner's registered redirect URLs; the query may vary" }),
+          redirectUrl: Type.String({
+            minLength: 1,
+            maxLength: 2048,
+            description: "One of the partner's registered redirect URLs; the query may vary",
+          }),
           browserType: BrowserTypeQuery,
         }),
         response: { ...redirect, ...errorResponses(400, 503) },
@@ -75,23 +114,41 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['login'],
         summary: 'Where the login provider sends the browser back (register this URL with the provider)',
-        querystring: Type.Object({ state: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: true }),
+        querystring: Type.Object(
+          { state: Type.Optional(Type.String({ maxLength: 512 })) },
+          { additionalProperties: true },
+        ),
         response: { ...redirect, ...errorResponses(400) },
       },
     },
     async (request, reply) => {
       const callbackUrl = new URL(`${config.publicBaseUrl}${CALLBACK_PATH}`);
       callbackUrl.search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-      return finish(reply, await finishCallback(deps(), { callbackUrl, binding: binding(request), log: request.log }));
+      return finish(
+        request,
+        reply,
+        await finishCallback(deps(), { callbackUrl, binding: binding(request), log: request.log }),
+      );
     },
   );
 
   app.get(
     LIFF_PATH.slice('/v1'.length),
-    { config: browser, schema: { tags: ['login'], summary: 'LIFF entry page (register it as the LIFF endpoint URL)', hide: false } },
+    {
+      config: browser,
+      schema: {
+        tags: ['login'],
+        summary: 'LIFF entry page (register it as the LIFF endpoint URL)',
+        hide: false,
+      },
+    },
     async (_request, reply) => {
-      if (config.login.liffId === undefined) throw appError('LIFF_NOT_CONFIGURED', 'this service has no LIFF app (LOGIN_LIFF_ID)');
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(liffPage(config.login.liffId, LIFF_PATH));
+      if (config.login.liffId === undefined)
+        throw appError('LIFF_NOT_CONFIGURED', 'this service has no LIFF app (LOGIN_LIFF_ID)');
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(liffPage(config.login.liffId, LIFF_PATH));
     },
   );
 
@@ -102,7 +159,10 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['login'],
         summary: 'The LIFF page posts the ID token LINE gave it; the answer says where to go',
         body: Type.Object(
-          { state: Type.String({ minLength: 1, maxLength: 128 }), idToken: Type.String({ minLength: 1, maxLength: 8192 }) },
+          {
+            state: Type.String({ minLength: 1, maxLength: 128 }),
+            idToken: Type.String({ minLength: 1, maxLength: 8192 }),
+          },
           { additionalProperties: false },
         ),
         response: { 200: Type.Object({ redirectUrl: Type.String() }), ...errorResponses(400, 401, 404) },
@@ -110,7 +170,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const result = await finishLiffLogin(deps(), request.body);
-      if (result.accountId !== undefined) setSessionCookie(reply, config, result.accountId, clock.now());
+      if (result.accountId !== undefined) await signIn(request, reply, result.accountId);
       return { redirectUrl: result.location };
     },
   );
@@ -122,18 +182,32 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['user'],
         summary: 'Sign in to the mission page; returns to returnTo (a path of this service, default /app)',
-        querystring: Type.Object({ returnTo: Type.Optional(Type.String({ maxLength: 512 })), browserType: BrowserTypeQuery }),
+        querystring: Type.Object({
+          returnTo: Type.Optional(Type.String({ maxLength: 512 })),
+          browserType: BrowserTypeQuery,
+        }),
         response: { ...redirect, ...errorResponses(400, 503) },
       },
     },
-    async (request, reply) => go(reply, await startSessionLogin(deps(), { ...request.query, binding: binding(request) })),
+    async (request, reply) =>
+      go(reply, await startSessionLogin(deps(), { ...request.query, binding: binding(request) })),
   );
 
   app.post(
     '/logout',
-    { schema: { tags: ['user'], summary: 'Sign out of the mission page', response: { 204: Type.Null() } } },
-    async (_request, reply) => {
-      clearSessionCookie(reply);
+    {
+      // Cookie-authenticated: a page of another site must not sign the user out (or in, elsewhere).
+      onRequest: refuseCrossSiteWrite,
+      schema: {
+        tags: ['user'],
+        summary: 'Sign out of the mission page: ends this session on every process at once',
+        description: 'To end every session of the account, POST /v1/me/sessions/revoke-all.',
+        response: { 204: Type.Null(), ...errorResponses(403) },
+      },
+    },
+    async (request, reply) => {
+      await endSession(database.db, request.cookies[SESSION_COOKIE]);
+      clearSessionCookie(reply, config);
       return sendEmpty(reply, 204);
     },
   );

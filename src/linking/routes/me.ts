@@ -18,7 +18,13 @@ export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
             accountId: Type.String(),
             displayName: Type.Union([Type.String(), Type.Null()]),
             mappings: Type.Array(
-              Type.Object({ partnerId: Type.String(), partnerName: Type.String(), partnerUid: Type.String(), region: Type.String(), linkedAt: Type.String() }),
+              Type.Object({
+                partnerId: Type.String(),
+                partnerName: Type.String(),
+                partnerUid: Type.String(),
+                region: Type.String(),
+                linkedAt: Type.String(),
+              }),
             ),
           }),
           ...errorResponses(401),

@@ -55,7 +55,8 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 201: Partner, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request, reply) => reply.code(201).send(await partners.createPartner(database.db, clock, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await partners.createPartner(database.db, clock, request.body)),
   );
 
   app.get(
@@ -120,7 +121,10 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Issue an API key; the key is shown only in this answer',
         params: PartnerParams,
         body: Type.Optional(
-          Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false }),
+          Type.Object(
+            { name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+            { additionalProperties: false },
+          ),
         ),
         response: {
           201: Type.Intersect([ApiKey, Type.Object({ apiKey: Type.String() })]),

@@ -15,7 +15,14 @@ export const dailyActivityRoute: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Completions, rewards granted and payouts per UTC day, up to today',
         querystring: Type.Object(
           {
-            days: Type.Optional(Type.Integer({ minimum: 1, maximum: 366, default: 14, description: 'How many days, ending today' })),
+            days: Type.Optional(
+              Type.Integer({
+                minimum: 1,
+                maximum: 366,
+                default: 14,
+                description: 'How many days, ending today',
+              }),
+            ),
             partnerId: Type.Optional(Id('Only this partner')),
           },
           { additionalProperties: false },

@@ -7,7 +7,18 @@ import { describePeriod, formatDateTime, formatUnits, gaugeLabel, gaugeRatio } f
 import { Link, matchPath, useLocation } from '../shared/router.ts';
 import { ErrorNotice, LoadState, StatusBadge, useLoad } from '../shared/ui.tsx';
 import type { Loaded } from '../shared/ui.tsx';
-import type { Balance, Me, MyClaim, MyDraw, MyMission, MyMissions, MyStreak, MyTicket, TicketFilter } from './types.ts';
+import { WalletPanel } from './WalletPanel.tsx';
+import type {
+  Balance,
+  Me,
+  MyClaim,
+  MyDraw,
+  MyMission,
+  MyMissions,
+  MyStreak,
+  MyTicket,
+  TicketFilter,
+} from './types.ts';
 
 const get = <T,>(url: string, signal?: AbortSignal) => apiRequest<T>('GET', url, signal ? { signal } : {});
 
@@ -30,7 +41,15 @@ function Gauge({ mission }: { mission: MyMission }) {
   const ratio = mission.completed ? 1 : gaugeRatio(mission.current, mission.target);
   const label = gaugeLabel(mission.current, mission.target);
   if (ratio === undefined) {
-    return <p className="gauge-text">{mission.completed ? 'Done' : mission.current === null ? 'Not started' : `Progress: ${mission.current}`}</p>;
+    return (
+      <p className="gauge-text">
+        {mission.completed
+          ? 'Done'
+          : mission.current === null
+            ? 'Not started'
+            : `Progress: ${mission.current}`}
+      </p>
+    );
   }
   const percent = Math.round(ratio * 100);
   return (
@@ -53,12 +72,37 @@ function Gauge({ mission }: { mission: MyMission }) {
   );
 }
 
-function Reward({ reward }: { reward: MyMission['reward'] }) {
+/** Why a reward was not paid, in the user's words (docs/rewards.md "Linking late"). */
+function refusal(claim: MyMission['claim']): string | null {
+  if (claim?.status !== 'REJECTED') return null;
+  if (claim.reason === 'BUDGET_EXHAUSTED') {
+    return claim.grantedOnLink
+      ? 'The budget ran out before you linked your account.'
+      : 'The budget for this reward has run out.';
+  }
+  if (claim.reason === 'EXPIRED')
+    return 'You completed this too long before linking your account to be rewarded.';
+  if (claim.reason === 'CAP_REACHED') return 'The daily limit for this reward was reached.';
+  return 'This reward was not paid.';
+}
+
+function Reward({ reward, claim }: { reward: MyMission['reward']; claim: MyMission['claim'] }) {
   if (!reward) return null;
+  const refused = refusal(claim);
   return (
-    <p className="reward">
-      Reward: {reward.type === 'LUCKY_DRAW' ? `a lucky-draw ticket (${reward.assetSymbol} prizes)` : `${reward.amount ?? ''} ${reward.assetSymbol}`}
-    </p>
+    <>
+      <p className="reward">
+        Reward:{' '}
+        {reward.type === 'LUCKY_DRAW'
+          ? `a lucky-draw ticket (${reward.assetSymbol} prizes)`
+          : `${reward.amount ?? ''} ${reward.assetSymbol}`}
+      </p>
+      {refused ? (
+        <p className="reward-refused" data-testid="reward-refused">
+          {refused}
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -74,11 +118,13 @@ function MissionCard({ mission }: { mission: MyMission }) {
         ) : null}
       </div>
       <p className="muted period">
-        {mission.recurrence === 'ONE_TIME' ? 'Once' : `${mission.recurrence.toLowerCase()} · ${describePeriod(mission.periodKey)}`}
+        {mission.recurrence === 'ONE_TIME'
+          ? 'Once'
+          : `${mission.recurrence.toLowerCase()} · ${describePeriod(mission.periodKey)}`}
         {mission.completedAt && ` · done ${formatDateTime(mission.completedAt)}`}
       </p>
       <Gauge mission={mission} />
-      <Reward reward={mission.reward} />
+      <Reward reward={mission.reward} claim={mission.claim} />
     </li>
   );
 }
@@ -112,12 +158,21 @@ function Streaks({ streaks }: { streaks: MyStreak[] }) {
 /** Missions grouped by partner, then promotion, then mission group, in the order the service gives. */
 function Missions({ data }: { data: MyMissions }) {
   if (data.items.length === 0) return <p>No active missions right now.</p>;
-  const partners: Array<{ id: string; name: string; promotions: Array<{ id: string; title: string; groups: Array<{ id: string; title: string; missions: MyMission[] }> }> }> = [];
+  const partners: Array<{
+    id: string;
+    name: string;
+    promotions: Array<{
+      id: string;
+      title: string;
+      groups: Array<{ id: string; title: string; missions: MyMission[] }>;
+    }>;
+  }> = [];
   for (const m of data.items) {
     let partner = partners.find((p) => p.id === m.partnerId);
     if (!partner) partners.push((partner = { id: m.partnerId, name: m.partnerName, promotions: [] }));
     let promotion = partner.promotions.find((p) => p.id === m.promotionId);
-    if (!promotion) partner.promotions.push((promotion = { id: m.promotionId, title: m.promotionTitle, groups: [] }));
+    if (!promotion)
+      partner.promotions.push((promotion = { id: m.promotionId, title: m.promotionTitle, groups: [] }));
     let group = promotion.groups.find((g) => g.id === m.missionGroupId);
     if (!group) promotion.groups.push((group = { id: m.missionGroupId, title: m.groupTitle, missions: [] }));
     group.missions.push(m);
@@ -163,13 +218,21 @@ const TICKET_FILTERS: Array<{ value: TicketFilter; label: string }> = [
 
 function Tickets() {
   const [filter, setFilter] = useState<TicketFilter>('RECEIVED');
-  const tickets = useLoad((signal) => get<{ items: MyTicket[] }>(`/v1/me/tickets?filter=${filter}`, signal), [filter]);
+  const tickets = useLoad(
+    (signal) => get<{ items: MyTicket[] }>(`/v1/me/tickets?filter=${filter}`, signal),
+    [filter],
+  );
   return (
     <section aria-labelledby="tickets-heading" className="panel">
       <h2 id="tickets-heading">Lucky-draw tickets</h2>
       <div className="tabs" role="group" aria-label="Show tickets">
         {TICKET_FILTERS.map((f) => (
-          <button key={f.value} type="button" aria-pressed={filter === f.value} onClick={() => setFilter(f.value)}>
+          <button
+            key={f.value}
+            type="button"
+            aria-pressed={filter === f.value}
+            onClick={() => setFilter(f.value)}
+          >
             {f.label}
           </button>
         ))}
@@ -178,18 +241,27 @@ function Tickets() {
         {(data) =>
           data.items.length === 0 ? (
             <p className="muted">
-              {filter === 'NOT_RECEIVED' ? 'No ticket left to earn in this period.' : filter === 'RECEIVED' ? 'No tickets waiting for a draw.' : 'No drawn tickets yet.'}
+              {filter === 'NOT_RECEIVED'
+                ? 'No ticket left to earn in this period.'
+                : filter === 'RECEIVED'
+                  ? 'No tickets waiting for a draw.'
+                  : 'No drawn tickets yet.'}
             </p>
           ) : (
             <ul className="plain-list">
               {data.items.map((t) => (
                 <li key={t.id ?? `${t.missionId}-${t.periodKey}`}>
-                  <strong>{t.missionTitle}</strong> <span className="muted">{describePeriod(t.periodKey)}</span>{' '}
+                  <strong>{t.missionTitle}</strong>{' '}
+                  <span className="muted">{describePeriod(t.periodKey)}</span>{' '}
                   {t.status === 'NOT_RECEIVED' ? (
                     <span className="muted">complete the mission to get a ticket</span>
                   ) : t.status === 'DRAWN' ? (
                     <>
-                      {t.won ? <span className="badge ok">won</span> : <span className="badge muted">not a winner</span>}{' '}
+                      {t.won ? (
+                        <span className="badge ok">won</span>
+                      ) : (
+                        <span className="badge muted">not a winner</span>
+                      )}{' '}
                       {t.drawId && <Link to={`/app/draws/${t.drawId}`}>See the draw</Link>}
                     </>
                   ) : (
@@ -207,7 +279,15 @@ function Tickets() {
 
 const CLAIM_FILTERS = ['', 'RESERVED', 'REQUESTED', 'SUCCEEDED', 'FAILED', 'REJECTED'];
 
-function Claims({ claims, status, setStatus }: { claims: Loaded<{ items: MyClaim[] }>; status: string; setStatus: (s: string) => void }) {
+function Claims({
+  claims,
+  status,
+  setStatus,
+}: {
+  claims: Loaded<{ items: MyClaim[] }>;
+  status: string;
+  setStatus: (s: string) => void;
+}) {
   return (
     <section aria-labelledby="claims-heading" className="panel">
       <h2 id="claims-heading">My rewards</h2>
@@ -222,7 +302,9 @@ function Claims({ claims, status, setStatus }: { claims: Loaded<{ items: MyClaim
       <LoadState state={claims} label="rewards">
         {(data) =>
           data.items.length === 0 ? (
-            <p className="muted">No rewards {status === '' ? 'yet' : `with status ${status.toLowerCase()}`}.</p>
+            <p className="muted">
+              No rewards {status === '' ? 'yet' : `with status ${status.toLowerCase()}`}.
+            </p>
           ) : (
             <ul className="plain-list claims">
               {data.items.map((c) => (
@@ -230,7 +312,28 @@ function Claims({ claims, status, setStatus }: { claims: Loaded<{ items: MyClaim
                   <span className="amount">
                     {formatUnits(c.amount, c.decimals)} {c.assetSymbol}
                   </span>{' '}
-                  <StatusBadge status={c.status} /> <span className="muted">{c.source === 'DRAW' ? 'lucky-draw prize' : c.source === 'GROUP' ? 'group bonus' : 'mission reward'} · {formatDateTime(c.createdAt)}</span>
+                  <StatusBadge status={c.status} />{' '}
+                  <span className="muted">
+                    {c.source === 'DRAW'
+                      ? 'lucky-draw prize'
+                      : c.source === 'GROUP'
+                        ? 'group bonus'
+                        : 'mission reward'}{' '}
+                    · {formatDateTime(c.createdAt)}
+                  </span>
+                  {/* [chain payout] the transfer of a claim paid on chain, linked to the explorer. */}
+                  {c.txHash && (
+                    <span className="tx" data-testid="claim-tx" data-tx-hash={c.txHash}>
+                      {' · tx '}
+                      {c.explorerUrl ? (
+                        <a href={c.explorerUrl} rel="noreferrer" target="_blank">
+                          {c.txHash.slice(0, 10)}…
+                        </a>
+                      ) : (
+                        <code title={c.txHash}>{c.txHash.slice(0, 10)}…</code>
+                      )}
+                    </span>
+                  )}
                 </li>
               ))}
             </ul>
@@ -271,7 +374,10 @@ function Home({ me }: { me: Me }) {
   const missions = useLoad((signal) => get<MyMissions>('/v1/me/missions', signal), []);
   const balances = useLoad((signal) => get<{ items: Balance[] }>('/v1/me/balances', signal), []);
   const [claimStatus, setClaimStatus] = useState('');
-  const claims = useLoad((signal) => get<{ items: MyClaim[] }>(`/v1/me/claims${query({ status: claimStatus })}`, signal), [claimStatus]);
+  const claims = useLoad(
+    (signal) => get<{ items: MyClaim[] }>(`/v1/me/claims${query({ status: claimStatus })}`, signal),
+    [claimStatus],
+  );
   const [reloads] = useState(() => [missions.reload, balances.reload, claims.reload]);
   useReloadOnReturn(reloads);
   if (me.mappings.length === 0) {
@@ -297,6 +403,7 @@ function Home({ me }: { me: Me }) {
           {(data) => <Missions data={data} />}
         </LoadState>
       </section>
+      <WalletPanel />
       <Balances balances={balances} />
       <Claims claims={claims} status={claimStatus} setStatus={setClaimStatus} />
       <Tickets />
@@ -335,12 +442,17 @@ function DrawPage({ id }: { id: string }) {
                   <dt>Tickets</dt>
                   <dd>{d.ticketCount ?? 0}</dd>
                   <dt>Winners</dt>
-                  <dd>{d.winners && d.winners.length > 0 ? d.winners.map((w) => <code key={w.ticketId}>{w.ticketId} </code>) : 'none'}</dd>
+                  <dd>
+                    {d.winners && d.winners.length > 0
+                      ? d.winners.map((w) => <code key={w.ticketId}>{w.ticketId} </code>)
+                      : 'none'}
+                  </dd>
                 </>
               )}
             </dl>
             <p className="muted">
-              The commitment is the SHA-256 of the seed, published before the draw; with the seed and the ticket list anyone can recompute the winners.
+              The commitment is the SHA-256 of the seed, published before the draw; with the seed and the
+              ticket list anyone can recompute the winners.
             </p>
           </article>
         )}
@@ -397,7 +509,9 @@ export function MissionPage() {
           <LoadState state={me} label="your account">
             {(data) => (
               <>
-                {data.mappings.length > 0 && <p className="muted linked">Linked: {data.mappings.map((m) => m.partnerName).join(', ')}</p>}
+                {data.mappings.length > 0 && (
+                  <p className="muted linked">Linked: {data.mappings.map((m) => m.partnerName).join(', ')}</p>
+                )}
                 <Home me={data} />
               </>
             )}

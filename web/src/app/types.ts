@@ -4,7 +4,13 @@
 export interface Me {
   accountId: string;
   displayName: string | null;
-  mappings: Array<{ partnerId: string; partnerName: string; partnerUid: string; region: string; linkedAt: string }>;
+  mappings: Array<{
+    partnerId: string;
+    partnerName: string;
+    partnerUid: string;
+    region: string;
+    linkedAt: string;
+  }>;
 }
 
 export interface MyMission {
@@ -25,6 +31,8 @@ export interface MyMission {
   completed: boolean;
   completedAt: string | null;
   reward: { type: string; amount: string | null; assetSymbol: string } | null;
+  /** This period's claim of the reward: why it was refused, and whether it was granted at the link. */
+  claim: { status: string; reason: string | null; grantedOnLink: boolean } | null;
 }
 
 export interface MyStreak {
@@ -62,6 +70,9 @@ export interface MyClaim {
   source: string;
   createdAt: string;
   updatedAt: string;
+  /** Paid on a chain: the transaction, and its page on the network's explorer (when configured). */
+  txHash: string | null;
+  explorerUrl: string | null;
 }
 
 export interface Balance {

@@ -2,10 +2,12 @@
 // resources. Write controls are shown only to roles that may write.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
-import { ApiError, apiRequest } from '../shared/api.ts';
+import { ApiError } from '../shared/api.ts';
+import { createApiClient } from '../shared/api-client.ts';
 import { Link, matchPath, useLocation } from '../shared/router.ts';
 import { ErrorNotice, TextField } from '../shared/ui.tsx';
-import type { AdminIdentity, ConsoleSession } from './session.tsx';
+import type { ConsoleSession } from './session.tsx';
+import type { AdminIdentity } from './types.ts';
 import { SessionContext, storedSecret, storeSecret, whoAmI } from './session.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
 import { PartnersPage } from './pages/PartnersPage.tsx';
@@ -13,6 +15,7 @@ import { PartnerPage } from './pages/PartnerPage.tsx';
 import { PromotionsPage } from './pages/PromotionsPage.tsx';
 import { PromotionPage } from './pages/PromotionPage.tsx';
 import { AssetsPage } from './pages/AssetsPage.tsx';
+import { ChainPage } from './pages/chain/ChainPage.tsx';
 import { BudgetsPage } from './pages/BudgetsPage.tsx';
 import { BudgetPage } from './pages/BudgetPage.tsx';
 import { ClaimsPage } from './pages/ClaimsPage.tsx';
@@ -30,16 +33,33 @@ const ROUTES: Route[] = [
   { pattern: '/console', title: 'Dashboard', nav: 'Dashboard', render: () => <DashboardPage /> },
   { pattern: '/console/partners', title: 'Partners', nav: 'Partners', render: () => <PartnersPage /> },
   { pattern: '/console/partners/:id', title: 'Partner', render: (p) => <PartnerPage id={p.id ?? ''} /> },
-  { pattern: '/console/promotions', title: 'Promotions', nav: 'Promotions', render: () => <PromotionsPage /> },
-  { pattern: '/console/promotions/:id', title: 'Promotion', render: (p) => <PromotionPage id={p.id ?? ''} /> },
+  {
+    pattern: '/console/promotions',
+    title: 'Promotions',
+    nav: 'Promotions',
+    render: () => <PromotionsPage />,
+  },
+  {
+    pattern: '/console/promotions/:id',
+    title: 'Promotion',
+    render: (p) => <PromotionPage id={p.id ?? ''} />,
+  },
   { pattern: '/console/assets', title: 'Reward assets', nav: 'Reward assets', render: () => <AssetsPage /> },
   { pattern: '/console/budgets', title: 'Budgets', nav: 'Budgets', render: () => <BudgetsPage /> },
+  // [chain payout]
+  { pattern: '/console/chain', title: 'Chain payouts', nav: 'Chain payouts', render: () => <ChainPage /> },
   { pattern: '/console/budgets/:id', title: 'Budget', render: (p) => <BudgetPage id={p.id ?? ''} /> },
   { pattern: '/console/claims', title: 'Claims', nav: 'Claims', render: () => <ClaimsPage /> },
   { pattern: '/console/draws', title: 'Lucky draws', nav: 'Lucky draws', render: () => <DrawsPage /> },
 ];
 
-function SignIn({ onSignedIn, problem }: { onSignedIn: (secret: string, identity: AdminIdentity) => void; problem: unknown }) {
+function SignIn({
+  onSignedIn,
+  problem,
+}: {
+  onSignedIn: (secret: string, identity: AdminIdentity) => void;
+  problem: unknown;
+}) {
   const [error, setError] = useState<unknown>(problem);
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -58,7 +78,10 @@ function SignIn({ onSignedIn, problem }: { onSignedIn: (secret: string, identity
   return (
     <main className="signin">
       <h1>Operator console</h1>
-      <p>Sign in with an admin credential secret. It stays in this browser tab only and is sent with each request.</p>
+      <p>
+        Sign in with an admin credential secret. It stays in this browser tab only and is sent with each
+        request.
+      </p>
       <ErrorNotice error={error} title="Not signed in" />
       <form onSubmit={(e) => void submit(e)}>
         <TextField
@@ -103,7 +126,8 @@ function Layout({ session }: { session: ConsoleSession }) {
     }
     mainRef.current?.focus();
   }, [path]);
-  const section = (pattern: string) => path === pattern || (pattern !== '/console' && path.startsWith(`${pattern}/`));
+  const section = (pattern: string) =>
+    path === pattern || (pattern !== '/console' && path.startsWith(`${pattern}/`));
   return (
     <div className="console">
       <a className="skip-link" href="#main">
@@ -188,15 +212,13 @@ export function ConsoleApp() {
     return {
       identity: signedIn.identity,
       canWrite: signedIn.identity.role !== 'VIEWER',
-      async api<T>(method: string, url: string, body?: unknown): Promise<T> {
-        try {
-          return await apiRequest<T>(method, url, { bearer: signedIn.secret, body });
-        } catch (error) {
+      api: createApiClient({
+        bearer: signedIn.secret,
+        onError: (error) => {
           // Revoked while signed in: back to the sign-in form, saying why.
           if (error instanceof ApiError && error.code === 3200) signOut(error);
-          throw error;
-        }
-      },
+        },
+      }),
       signOut: () => signOut(),
     };
   }, [signedIn, signOut]);

@@ -5,6 +5,11 @@ export function field(form: FormData, name: string): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
+/** A select's value as the API's enum: the select offers only those values (the service checks anyway). */
+export function choice<T extends string>(form: FormData, name: string): T {
+  return field(form, name) as T;
+}
+
 /** One entry per line (or comma), blanks dropped: for allow-lists and redirect URLs. */
 export function lines(text: string): string[] {
   return text

@@ -1,22 +1,16 @@
 // The console's sign-in: an admin credential secret pasted once, kept in sessionStorage (gone when
 // the tab closes), sent as a Bearer token; GET /admin/v1/me says whose it is and its role.
 import { createContext, useContext } from 'react';
-import { apiRequest } from '../shared/api.ts';
-
-export type AdminRole = 'OWNER' | 'OPERATOR' | 'VIEWER';
-
-export interface AdminIdentity {
-  id: string;
-  name: string;
-  role: AdminRole;
-  prefix: string;
-}
+import { createApiClient } from '../shared/api-client.ts';
+import type { ApiClient } from '../shared/api-client.ts';
+import type { AdminIdentity } from './types.ts';
 
 export interface ConsoleSession {
   identity: AdminIdentity;
   /** OPERATOR and OWNER may change things; a VIEWER only reads (the server refuses writes, 901). */
   canWrite: boolean;
-  api<T>(method: string, url: string, body?: unknown): Promise<T>;
+  /** The operator API, typed from /openapi.json, sending the secret; a revoked one signs out (3200). */
+  api: ApiClient;
   signOut(): void;
 }
 
@@ -40,7 +34,7 @@ export function storeSecret(secret: string | undefined): void {
 }
 
 export function whoAmI(secret: string, signal?: AbortSignal): Promise<AdminIdentity> {
-  return apiRequest<AdminIdentity>('GET', '/admin/v1/me', { bearer: secret, ...(signal && { signal }) });
+  return createApiClient({ bearer: secret }).get('/admin/v1/me', { ...(signal && { signal }) });
 }
 
 export const SessionContext = createContext<ConsoleSession | null>(null);

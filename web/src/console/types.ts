@@ -1,139 +1,32 @@
-// Shapes of the operator API's answers (see /openapi.json); amounts are decimal strings.
+// Names for the operator API's shapes the console shows, each taken from the generated api-schema.ts
+// (npm run gen:api), so a change on the server shows up here as a type error, not a wrong page.
+import type { AnswerOf, ItemOf } from '../shared/api-client.ts';
 
-export interface Partner {
-  id: string;
-  name: string;
-  status: 'ACTIVE' | 'DISABLED';
-  allowedIps: string[];
-  redirectUrls: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type AdminIdentity = AnswerOf<'get', '/admin/v1/me'>;
+export type AdminRole = AdminIdentity['role'];
 
-export interface ApiKey {
-  id: string;
-  partnerId: string;
-  name: string | null;
-  prefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
+export type Partner = AnswerOf<'get', '/admin/v1/partners/{partnerId}'>;
+export type ApiKey = ItemOf<AnswerOf<'get', '/admin/v1/partners/{partnerId}/api-keys'>>;
+/** A key just created: the only answer that carries the key itself. */
+export type NewApiKey = AnswerOf<'post', '/admin/v1/partners/{partnerId}/api-keys'>;
 
-export type PromotionType = 'COMPOSITE' | 'DAILY_CHECK';
-export type Recurrence = 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
+export type Promotion = AnswerOf<'get', '/admin/v1/promotions/{promotionId}'>;
+export type PromotionType = Promotion['type'];
+export type MissionGroup = ItemOf<AnswerOf<'get', '/admin/v1/promotions/{promotionId}/mission-groups'>>;
+export type Mission = ItemOf<AnswerOf<'get', '/admin/v1/mission-groups/{groupId}/missions'>>;
+export type Recurrence = Mission['recurrence'];
+/** A reward set on a mission or a group, with its budget's name and asset. */
+export type RewardView = ItemOf<AnswerOf<'get', '/admin/v1/promotions/{id}/rewards'>>;
 
-export interface Promotion {
-  id: string;
-  partnerId: string;
-  type: PromotionType;
-  title: string;
-  timezone: string;
-  startAt: string;
-  endAt: string | null;
-  status: 'ACTIVE' | 'INACTIVE';
-  activatedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Asset = ItemOf<AnswerOf<'get', '/admin/v1/reward-assets'>>;
+export type Budget = AnswerOf<'get', '/admin/v1/budgets/{id}'>;
+export type BudgetType = Budget['type'];
+export type BudgetHistoryPoint = ItemOf<AnswerOf<'get', '/admin/v1/budgets/{id}/history'>>;
 
-export interface MissionGroup {
-  id: string;
-  promotionId: string;
-  partnerId: string;
-  title: string;
-}
+export type Claim = ItemOf<AnswerOf<'get', '/admin/v1/claims'>>;
+export type ClaimStatus = Claim['status'];
+export type ClaimEvent = ItemOf<AnswerOf<'get', '/admin/v1/claims/{id}/history'>>;
 
-export interface Mission {
-  id: string;
-  missionGroupId: string;
-  partnerId: string;
-  missionKey: string;
-  title: string;
-  recurrence: Recurrence;
-  target: number | null;
-}
+export type Draw = ItemOf<AnswerOf<'get', '/admin/v1/draws'>>;
 
-export interface Asset {
-  id: string;
-  type: 'FT';
-  symbol: string;
-  name: string;
-  decimals: number | null;
-  createdAt: string;
-}
-
-export type BudgetType = 'FIXED' | 'LUCKY_DRAW';
-
-export interface Budget {
-  id: string;
-  type: BudgetType;
-  name: string;
-  assetId: string;
-  assetSymbol: string;
-  decimals: number;
-  total: string;
-  remaining: string;
-  reserved: string;
-  paid: string;
-  rejected: number;
-  createdAt: string;
-}
-
-export interface RewardRule {
-  id: string;
-  type: BudgetType;
-  budgetId: string;
-  amount: string | null;
-}
-
-export type ClaimStatus = 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
-
-export interface Claim {
-  id: string;
-  status: ClaimStatus;
-  amount: string;
-  assetSymbol: string;
-  decimals: number;
-  reason: string | null;
-  source: string;
-  sourceId: string;
-  periodKey: string;
-  partnerId: string;
-  partnerUid: string;
-  accountId: string | null;
-  promotionId: string | null;
-  budgetId: string;
-  attempts: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ClaimEvent {
-  from: string | null;
-  to: string;
-  reason: string | null;
-  at: string;
-}
-
-export interface Items<T> {
-  items: T[];
-}
-
-export interface Draw {
-  id: string;
-  budgetId: string;
-  title: string;
-  status: 'COMMITTED' | 'DRAWN';
-  scheduledAt: string;
-  /** SHA-256 (hex) of the seed, public before the draw. */
-  commitment: string;
-  /** Published after the draw. */
-  seed: string | null;
-  prizeAmount: string;
-  assetSymbol: string;
-  winnersCount: number;
-  ticketCount: number | null;
-  drawnAt: string | null;
-  tickets: string[] | null;
-  winners: Array<{ ticketId: string }> | null;
-}
+export type DailyActivity = AnswerOf<'get', '/admin/v1/reports/daily'>;

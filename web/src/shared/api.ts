@@ -54,7 +54,10 @@ export async function apiRequest<T>(method: string, url: string, options: Reques
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, { ...NETWORK_ERROR, message: 'the service cannot be reached; check the connection and retry' });
+    throw new ApiError(0, {
+      ...NETWORK_ERROR,
+      message: 'the service cannot be reached; check the connection and retry',
+    });
   }
   const text = await response.text();
   let parsed: unknown = undefined;

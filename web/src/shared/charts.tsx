@@ -1,6 +1,7 @@
 // Plain SVG charts (no chart library): bars per day and lines over time. Each chart comes with
 // its numbers as a table, for screen readers and for anyone who wants the exact values.
 import type { ReactNode } from 'react';
+import { DataTable } from './data-table.tsx';
 
 export interface Series {
   label: string;
@@ -47,7 +48,12 @@ function Axes({ max, labels }: { max: number; labels: string[] }) {
       })}
       {labels.map((label, i) =>
         i % every === 0 ? (
-          <text key={label} x={PAD.left + (innerW * (i + 0.5)) / labels.length} y={HEIGHT - 8} textAnchor="middle">
+          <text
+            key={label}
+            x={PAD.left + (innerW * (i + 0.5)) / labels.length}
+            y={HEIGHT - 8}
+            textAnchor="middle"
+          >
             {label.slice(5)}
           </text>
         ) : null,
@@ -56,37 +62,25 @@ function Axes({ max, labels }: { max: number; labels: string[] }) {
   );
 }
 
-function DataTable({ caption, labels, series }: { caption: string; labels: string[]; series: Series[] }) {
+function ChartNumbers({ caption, labels, series }: { caption: string; labels: string[]; series: Series[] }) {
   return (
     <details>
       <summary>{caption}: the numbers</summary>
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
-        <table>
-          <caption className="visually-hidden">{caption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              {series.map((s) => (
-                <th scope="col" className="number" key={s.label}>
-                  {s.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {labels.map((label, i) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                {series.map((s) => (
-                  <td className="number" key={s.label}>
-                    {s.shown?.[i] ?? s.values[i] ?? 0}
-                  </td>
-                ))}
-              </tr>
+      <DataTable
+        caption={caption}
+        columns={['Day', ...series.map((s) => ({ label: s.label, numeric: true }))]}
+      >
+        {labels.map((label, i) => (
+          <tr key={label}>
+            <th scope="row">{label}</th>
+            {series.map((s) => (
+              <td className="number" key={s.label}>
+                {s.shown?.[i] ?? s.values[i] ?? 0}
+              </td>
             ))}
-          </tbody>
-        </table>
-      </div>
+          </tr>
+        ))}
+      </DataTable>
     </details>
   );
 }
@@ -104,58 +98,127 @@ function Legend({ series, extra }: { series: Series[]; extra?: ReactNode }) {
   );
 }
 
-/** Bars per x label, the series side by side. */
-export function BarChart({ caption, labels, series, summary }: { caption: string; labels: string[]; series: Series[]; summary: string }) {
-  const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values)));
-  const innerH = HEIGHT - PAD.top - PAD.bottom;
-  const slot = (WIDTH - PAD.left - PAD.right) / Math.max(1, labels.length);
-  const barW = Math.max(2, (slot * 0.8) / Math.max(1, series.length));
+/** What every chart shares: the caption, the SVG named by caption and summary, axes, legend, data table. */
+function ChartFigure(props: {
+  caption: string;
+  summary: string;
+  labels: string[];
+  series: Series[];
+  max: number;
+  legendExtra?: ReactNode;
+  children: ReactNode;
+}) {
+  const { caption, labels, series } = props;
   return (
     <figure className="chart-figure">
       <figcaption>
         <strong>{caption}</strong>
       </figcaption>
-      <svg className="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`${caption}. ${summary}`}>
-        <Axes max={max} labels={labels} />
-        {series.map((s, si) =>
-          s.values.map((v, i) => {
-            const h = (innerH * v) / max;
-            return <rect key={`${s.label}-${labels[i]}`} x={PAD.left + slot * i + slot * 0.1 + barW * si} y={PAD.top + innerH - h} width={barW} height={h} fill={s.color} />;
-          }),
-        )}
+      <svg
+        className="chart"
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-label={`${caption}. ${props.summary}`}
+      >
+        <Axes max={props.max} labels={labels} />
+        {props.children}
       </svg>
-      <Legend series={series} />
-      <DataTable caption={caption} labels={labels} series={series} />
+      <Legend series={series} extra={props.legendExtra} />
+      <ChartNumbers caption={caption} labels={labels} series={series} />
     </figure>
   );
 }
 
+/** Bars per x label, the series side by side. */
+export function BarChart({
+  caption,
+  labels,
+  series,
+  summary,
+}: {
+  caption: string;
+  labels: string[];
+  series: Series[];
+  summary: string;
+}) {
+  const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values)));
+  const innerH = HEIGHT - PAD.top - PAD.bottom;
+  const slot = (WIDTH - PAD.left - PAD.right) / Math.max(1, labels.length);
+  const barW = Math.max(2, (slot * 0.8) / Math.max(1, series.length));
+  return (
+    <ChartFigure caption={caption} summary={summary} labels={labels} series={series} max={max}>
+      {series.map((s, si) =>
+        s.values.map((v, i) => {
+          const h = (innerH * v) / max;
+          return (
+            <rect
+              key={`${s.label}-${labels[i]}`}
+              x={PAD.left + slot * i + slot * 0.1 + barW * si}
+              y={PAD.top + innerH - h}
+              width={barW}
+              height={h}
+              fill={s.color}
+            />
+          );
+        }),
+      )}
+    </ChartFigure>
+  );
+}
+
 /** Lines over the x labels, with an optional dashed reference level (e.g. a budget's total). */
-export function LineChart({ caption, labels, series, summary, reference }: { caption: string; labels: string[]; series: Series[]; summary: string; reference?: { label: string; value: number } }) {
+export function LineChart({
+  caption,
+  labels,
+  series,
+  summary,
+  reference,
+}: {
+  caption: string;
+  labels: string[];
+  series: Series[];
+  summary: string;
+  reference?: { label: string; value: number };
+}) {
   const max = niceMax(Math.max(reference?.value ?? 0, ...series.flatMap((s) => s.values)));
   const innerH = HEIGHT - PAD.top - PAD.bottom;
   const innerW = WIDTH - PAD.left - PAD.right;
   const x = (i: number) => PAD.left + (innerW * (i + 0.5)) / Math.max(1, labels.length);
   const y = (v: number) => PAD.top + innerH * (1 - v / max);
   return (
-    <figure className="chart-figure">
-      <figcaption>
-        <strong>{caption}</strong>
-      </figcaption>
-      <svg className="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`${caption}. ${summary}`}>
-        <Axes max={max} labels={labels} />
-        {reference && <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(reference.value)} y2={y(reference.value)} stroke="#1a1a1a" strokeDasharray="6 4" />}
-        {series.map((s) => (
-          <g key={s.label}>
-            <polyline fill="none" stroke={s.color} strokeWidth={2.5} points={s.values.map((v, i) => `${x(i)},${y(v)}`).join(' ')} />
-            {s.values.map((v, i) => (
-              <circle key={labels[i]} cx={x(i)} cy={y(v)} r={3.5} fill={s.color} />
-            ))}
-          </g>
-        ))}
-      </svg>
-      <Legend series={series} extra={reference && <span style={{ ['--swatch' as string]: '#1a1a1a' }}>{reference.label} (dashed)</span>} />
-      <DataTable caption={caption} labels={labels} series={series} />
-    </figure>
+    <ChartFigure
+      caption={caption}
+      summary={summary}
+      labels={labels}
+      series={series}
+      max={max}
+      legendExtra={
+        reference && <span style={{ ['--swatch' as string]: '#1a1a1a' }}>{reference.label} (dashed)</span>
+      }
+    >
+      {reference && (
+        <line
+          x1={PAD.left}
+          x2={WIDTH - PAD.right}
+          y1={y(reference.value)}
+          y2={y(reference.value)}
+          stroke="#1a1a1a"
+          strokeDasharray="6 4"
+        />
+      )}
+      {series.map((s) => (
+        <g key={s.label}>
+          <polyline
+            fill="none"
+            stroke={s.color}
+            strokeWidth={2.5}
+            points={s.values.map((v, i) => `${x(i)},${y(v)}`).join(' ')}
+          />
+          {s.values.map((v, i) => (
+            <circle key={labels[i]} cx={x(i)} cy={y(v)} r={3.5} fill={s.color} />
+          ))}
+        </g>
+      ))}
+    </ChartFigure>
   );
 }

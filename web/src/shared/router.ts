@@ -51,7 +51,15 @@ type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; childre
 export function Link({ to, children, onClick, ...rest }: LinkProps) {
   const click = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     event.preventDefault();
     navigate(to);
   };

@@ -12,7 +12,10 @@ export interface Loaded<T> {
 }
 
 /** Runs `load` on mount and whenever `deps` (plain values) change; `reload` runs it again. Stale answers are dropped. */
-export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: ReadonlyArray<string | number | boolean | null | undefined>): Loaded<T> {
+export function useLoad<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  deps: ReadonlyArray<string | number | boolean | null | undefined>,
+): Loaded<T> {
   const [tick, setTick] = useState(0);
   // One key per request (its inputs and the reload count); the state remembers which request it
   // answers, so "loading" needs no state change of its own.
@@ -57,7 +60,15 @@ export function ErrorNotice({ error, title }: { error: unknown; title?: string }
 }
 
 /** Shows a loader, then the error, then the content; keeps old data on screen while reloading. */
-export function LoadState<T>({ state, children, label }: { state: Loaded<T>; children: (data: T) => ReactNode; label: string }) {
+export function LoadState<T>({
+  state,
+  children,
+  label,
+}: {
+  state: Loaded<T>;
+  children: (data: T) => ReactNode;
+  label: string;
+}) {
   return (
     <>
       <ErrorNotice error={state.error} />
@@ -79,7 +90,12 @@ interface FieldBase {
   hint?: ReactNode;
 }
 
-export function TextField({ label, hint, ...input }: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
+/** A label, an optional hint tied to the control with aria-describedby, and the control itself. */
+function LabelledField({
+  label,
+  hint,
+  control,
+}: FieldBase & { control: (attributes: { id: string; 'aria-describedby'?: string }) => ReactNode }) {
   const id = useId();
   const hintId = `${id}-hint`;
   return (
@@ -90,24 +106,24 @@ export function TextField({ label, hint, ...input }: FieldBase & InputHTMLAttrib
           {hint}
         </span>
       )}
-      <input id={id} {...(hint !== undefined && { 'aria-describedby': hintId })} {...input} />
+      {control({ id, ...(hint !== undefined && { 'aria-describedby': hintId }) })}
     </div>
   );
 }
 
-export function TextArea({ label, hint, ...input }: FieldBase & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
-  const hintId = `${id}-hint`;
+export function TextField({ label, hint, ...input }: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint !== undefined && (
-        <span className="hint" id={hintId}>
-          {hint}
-        </span>
-      )}
-      <textarea id={id} {...(hint !== undefined && { 'aria-describedby': hintId })} {...input} />
-    </div>
+    <LabelledField label={label} hint={hint} control={(attributes) => <input {...attributes} {...input} />} />
+  );
+}
+
+export function TextArea({ label, hint, ...input }: FieldBase & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <LabelledField
+      label={label}
+      hint={hint}
+      control={(attributes) => <textarea {...attributes} {...input} />}
+    />
   );
 }
 
@@ -116,25 +132,22 @@ export function SelectField({
   hint,
   options,
   ...select
-}: FieldBase & SelectHTMLAttributes<HTMLSelectElement> & { options: ReadonlyArray<{ value: string; label: string }> }) {
-  const id = useId();
-  const hintId = `${id}-hint`;
+}: FieldBase &
+  SelectHTMLAttributes<HTMLSelectElement> & { options: ReadonlyArray<{ value: string; label: string }> }) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint !== undefined && (
-        <span className="hint" id={hintId}>
-          {hint}
-        </span>
+    <LabelledField
+      label={label}
+      hint={hint}
+      control={(attributes) => (
+        <select {...attributes} {...select}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
       )}
-      <select id={id} {...(hint !== undefined && { 'aria-describedby': hintId })} {...select}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
+    />
   );
 }
 
@@ -156,7 +169,9 @@ const TONES: Record<string, string> = {
 };
 
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge ${TONES[status] ?? 'muted'}`}>{status.replaceAll('_', ' ').toLowerCase()}</span>;
+  return (
+    <span className={`badge ${TONES[status] ?? 'muted'}`}>{status.replaceAll('_', ' ').toLowerCase()}</span>
+  );
 }
 
 /** Runs a form action, remembering its error and whether it is in flight. */

@@ -1,21 +1,37 @@
 // Claims: filtered by status, partner, user, promotion and budget; each with its history and the
 // moves an operator may make (reject a RESERVED claim, retry a FAILED one).
 import { useState } from 'react';
-import type { FormEvent } from 'react';
-import { query } from '../../shared/api.ts';
 import { formatDateTime, formatUnits } from '../../shared/format.ts';
 import { navigate, useLocation } from '../../shared/router.ts';
-import { ErrorNotice, LoadState, SelectField, StatusBadge, TextField, useAction, useLoad } from '../../shared/ui.tsx';
+import {
+  ErrorNotice,
+  LoadState,
+  SelectField,
+  StatusBadge,
+  TextField,
+  useAction,
+  useLoad,
+} from '../../shared/ui.tsx';
+import { partnerOptions, useBudgetList, usePartnerList, withAny } from '../choices.ts';
+import { ActionForm } from '../components/ActionForm.tsx';
+import { DataTable } from '../../shared/data-table.tsx';
+import { FilterForm } from '../components/FilterForm.tsx';
+import { LoadedList } from '../components/LoadedList.tsx';
 import { field } from '../forms.ts';
 import { useSession } from '../session.tsx';
-import type { Budget, Claim, ClaimEvent, Items, Partner } from '../types.ts';
+import type { Claim, ClaimStatus } from '../types.ts';
 
-const STATUSES = ['RESERVED', 'REQUESTED', 'SUCCEEDED', 'FAILED', 'REJECTED'];
+const STATUSES: ClaimStatus[] = ['RESERVED', 'REQUESTED', 'SUCCEEDED', 'FAILED', 'REJECTED'];
 const FILTERS = ['status', 'partnerId', 'partnerUid', 'promotionId', 'budgetId'] as const;
+/** The newest this many claims are listed. */
+const PAGE = 200;
 
 function HistoryList({ claimId }: { claimId: string }) {
   const session = useSession();
-  const history = useLoad(() => session.api<Items<ClaimEvent>>('GET', `/admin/v1/claims/${claimId}/history`), [claimId]);
+  const history = useLoad(
+    (signal) => session.api.get('/admin/v1/claims/{id}/history', { path: { id: claimId }, signal }),
+    [claimId],
+  );
   return (
     <LoadState state={history} label="history">
       {(data) => (
@@ -35,22 +51,20 @@ function HistoryList({ claimId }: { claimId: string }) {
 function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void }) {
   const session = useSession();
   const [open, setOpen] = useState<'history' | 'reject' | undefined>();
+  const toggle = (panel: 'history' | 'reject') => setOpen(open === panel ? undefined : panel);
+  // Reject and retry share one state: the row shows the failure of either.
   const action = useAction();
-  const reject = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const reason = field(new FormData(event.currentTarget), 'reason');
-    await action.run(async () => {
-      await session.api('POST', `/admin/v1/claims/${claim.id}/reject`, { reason });
-      setOpen(undefined);
+  const path = { id: claim.id };
+  const reject = async (form: FormData) => {
+    await session.api.post('/admin/v1/claims/{id}/reject', { path, body: { reason: field(form, 'reason') } });
+    setOpen(undefined);
+    onChanged();
+  };
+  const retry = () =>
+    void action.run(async () => {
+      await session.api.post('/admin/v1/claims/{id}/retry', { path });
       onChanged();
     });
-  };
-  const retry = async () => {
-    await action.run(async () => {
-      await session.api('POST', `/admin/v1/claims/${claim.id}/retry`);
-      onChanged();
-    });
-  };
   return (
     <>
       <tr>
@@ -72,19 +86,42 @@ function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void })
         <td>
           <StatusBadge status={claim.status} />
           {claim.reason && <div className="muted">{claim.reason}</div>}
+          {/* [chain payout] the claim's transaction, linked to the network's explorer */}
+          {claim.txHash && (
+            <div className="muted" data-testid="claim-tx">
+              tx{' '}
+              {claim.explorerUrl ? (
+                <a href={claim.explorerUrl} rel="noreferrer" target="_blank">
+                  {claim.txHash.slice(0, 12)}…
+                </a>
+              ) : (
+                <code title={claim.txHash}>{claim.txHash.slice(0, 12)}…</code>
+              )}
+            </div>
+          )}
         </td>
         <td>
           <div className="actions compact">
-            <button type="button" className="secondary" aria-expanded={open === 'history'} onClick={() => setOpen(open === 'history' ? undefined : 'history')}>
+            <button
+              type="button"
+              className="secondary"
+              aria-expanded={open === 'history'}
+              onClick={() => toggle('history')}
+            >
               History<span className="visually-hidden"> of claim {claim.id}</span>
             </button>
             {session.canWrite && claim.status === 'RESERVED' && (
-              <button type="button" className="danger" aria-expanded={open === 'reject'} onClick={() => setOpen(open === 'reject' ? undefined : 'reject')}>
+              <button
+                type="button"
+                className="danger"
+                aria-expanded={open === 'reject'}
+                onClick={() => toggle('reject')}
+              >
                 Reject<span className="visually-hidden"> claim {claim.id}</span>
               </button>
             )}
             {session.canWrite && claim.status === 'FAILED' && (
-              <button type="button" disabled={action.busy} onClick={() => void retry()}>
+              <button type="button" disabled={action.busy} onClick={retry}>
                 Retry payout<span className="visually-hidden"> of claim {claim.id}</span>
               </button>
             )}
@@ -97,14 +134,23 @@ function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void })
             <ErrorNotice error={action.error} title="The claim did not change" />
             {open === 'history' && <HistoryList claimId={claim.id} />}
             {open === 'reject' && (
-              <form onSubmit={(e) => void reject(e)} aria-label={`Reject claim ${claim.id}`}>
-                <TextField label="Reason" name="reason" required maxLength={200} hint="Kept in the claim's history. The amount returns to the budget." />
-                <div className="actions">
-                  <button type="submit" className="danger" disabled={action.busy}>
-                    Reject claim
-                  </button>
-                </div>
-              </form>
+              <ActionForm
+                label={`Reject claim ${claim.id}`}
+                failure="The claim did not change"
+                submit="Reject claim"
+                submitClassName="danger"
+                action={action}
+                hideError
+                onSubmit={reject}
+              >
+                <TextField
+                  label="Reason"
+                  name="reason"
+                  required
+                  maxLength={200}
+                  hint="Kept in the claim's history. The amount returns to the budget."
+                />
+              </ActionForm>
             )}
           </td>
         </tr>
@@ -116,63 +162,89 @@ function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void })
 export function ClaimsPage() {
   const session = useSession();
   const { search } = useLocation();
-  const filter = Object.fromEntries(FILTERS.map((f) => [f, search.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
-  const partners = useLoad(() => session.api<Items<Partner>>('GET', '/admin/v1/partners?limit=500'), []);
-  const budgets = useLoad(() => session.api<Items<Budget>>('GET', '/admin/v1/budgets?limit=500'), []);
-  const claims = useLoad(() => session.api<Items<Claim>>('GET', `/admin/v1/claims${query({ ...filter, limit: 200 })}`), FILTERS.map((f) => filter[f]));
-  const apply = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    navigate(`/console/claims${query(Object.fromEntries(FILTERS.map((f) => [f, field(form, f)])))}`, { replace: true });
-  };
+  const filter = Object.fromEntries(FILTERS.map((f) => [f, search.get(f) ?? ''])) as Record<
+    (typeof FILTERS)[number],
+    string
+  >;
+  const partners = usePartnerList();
+  const budgets = useBudgetList();
+  const claims = useLoad(
+    (signal) =>
+      session.api.get('/admin/v1/claims', {
+        // The status comes from the address bar; the service refuses one that is not a status.
+        query: { ...filter, status: (filter.status || undefined) as ClaimStatus | undefined, limit: PAGE },
+        signal,
+      }),
+    FILTERS.map((f) => filter[f]),
+  );
   return (
     <>
       <h1>Claims</h1>
-      <form onSubmit={apply} aria-label="Filter claims" className="filters" key={search.toString() + String(partners.data?.items.length) + String(budgets.data?.items.length)}>
-        <SelectField label="Status" name="status" defaultValue={filter.status} options={[{ value: '', label: 'Any status' }, ...STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))]} />
-        <SelectField label="Partner" name="partnerId" defaultValue={filter.partnerId} options={[{ value: '', label: 'All partners' }, ...(partners.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))]} />
-        <TextField label="Partner user id" name="partnerUid" defaultValue={filter.partnerUid} maxLength={256} />
-        <TextField label="Promotion id" name="promotionId" defaultValue={filter.promotionId} maxLength={64} />
-        <SelectField label="Budget" name="budgetId" defaultValue={filter.budgetId} options={[{ value: '', label: 'All budgets' }, ...(budgets.data?.items ?? []).map((b) => ({ value: b.id, label: b.name }))]} />
-        <div className="actions">
-          <button type="submit">Show claims</button>
-          <button type="button" className="secondary" onClick={() => navigate('/console/claims', { replace: true })}>
+      <FilterForm
+        key={search.toString() + String(partners.data?.items.length) + String(budgets.data?.items.length)}
+        label="Filter claims"
+        path="/console/claims"
+        names={FILTERS}
+        submit={<button type="submit">Show claims</button>}
+        moreActions={
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => navigate('/console/claims', { replace: true })}
+          >
             Clear filters
           </button>
-        </div>
-      </form>
-      <LoadState state={claims} label="claims">
-        {(data) =>
-          data.items.length === 0 ? (
-            <p>No claims match.</p>
-          ) : (
-            <div className="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
-              <table>
-                <caption>
-                  {data.items.length === 200 ? 'The newest 200 claims' : `${data.items.length} claim${data.items.length === 1 ? '' : 's'}`}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Created</th>
-                    <th scope="col">User</th>
-                    <th scope="col">For</th>
-                    <th scope="col" className="number">
-                      Amount
-                    </th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((c) => (
-                    <ClaimRow key={`${c.id}-${c.status}`} claim={c} onChanged={claims.reload} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
         }
-      </LoadState>
+      >
+        <SelectField
+          label="Status"
+          name="status"
+          defaultValue={filter.status}
+          options={withAny(
+            'Any status',
+            STATUSES.map((s) => ({ value: s, label: s.toLowerCase() })),
+          )}
+        />
+        <SelectField
+          label="Partner"
+          name="partnerId"
+          defaultValue={filter.partnerId}
+          options={withAny('All partners', partnerOptions(partners.data?.items))}
+        />
+        <TextField
+          label="Partner user id"
+          name="partnerUid"
+          defaultValue={filter.partnerUid}
+          maxLength={256}
+        />
+        <TextField label="Promotion id" name="promotionId" defaultValue={filter.promotionId} maxLength={64} />
+        <SelectField
+          label="Budget"
+          name="budgetId"
+          defaultValue={filter.budgetId}
+          options={withAny(
+            'All budgets',
+            (budgets.data?.items ?? []).map((b) => ({ value: b.id, label: b.name })),
+          )}
+        />
+      </FilterForm>
+      <LoadedList state={claims} label="claims" empty="No claims match.">
+        {(items) => (
+          <DataTable
+            showCaption
+            caption={
+              items.length === PAGE
+                ? `The newest ${PAGE} claims`
+                : `${items.length} claim${items.length === 1 ? '' : 's'}`
+            }
+            columns={['Created', 'User', 'For', { label: 'Amount', numeric: true }, 'Status', 'Actions']}
+          >
+            {items.map((c) => (
+              <ClaimRow key={`${c.id}-${c.status}`} claim={c} onChanged={claims.reload} />
+            ))}
+          </DataTable>
+        )}
+      </LoadedList>
     </>
   );
 }

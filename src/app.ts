@@ -1,0 +1,146 @@
+// The composition root: builds the hot-path caches, the completion path (progress -> claims), the
+// link handlers (linking -> claims) and every capability's routes, and hands them to the HTTP
+// kernel (src/http/server.ts), which imports no capability.
+import type { FastifyPluginAsync } from 'fastify';
+import { buildServer } from './http/server.ts';
+import type { App, AppDeps, ServerWiring } from './http/server.ts';
+import { createHotPathCaches } from './hot-path-caches.ts';
+import type { HotPathCaches } from './hot-path-caches.ts';
+import { createLoginRuntime, devProviderRoutes } from './linking/runtime.ts';
+import type { LoginRuntime } from './linking/runtime.ts';
+import { loginRoutes } from './linking/routes/login.ts';
+import { checkLinkRoute } from './linking/routes/checkLink.ts';
+import { connectRoute } from './linking/routes/connect.ts';
+import { meRoutes } from './linking/routes/me.ts';
+import { linkingAdminRoutes } from './linking/routes/admin.ts';
+import { authenticatePartner, findPartnerCredentials } from './partners/service.ts';
+import { partnerAdminRoutes } from './partners/routes/index.ts';
+import { authenticateAdmin } from './admins/service.ts';
+import { adminCredentialRoutes } from './admins/routes/index.ts';
+import { whoamiRoutes } from './admins/routes/whoami.ts';
+import { resolveSession } from './sessions/service.ts';
+import { revokeAllSessionsRoutes } from './sessions/routes/revokeAll.ts';
+import { catalogAdminRoutes } from './catalog/routes/index.ts';
+import { createAchiever, findMissionForAchieve } from './progress/service.ts';
+import { CompletionRateMonitor } from './progress/completion-rates.ts';
+import { achieveRoute } from './progress/routes/achieve.ts';
+import { progressAdminRoutes } from './progress/routes/index.ts';
+import { completionHandler, loadCompletionContext } from './claims/completion.ts';
+import type { CompletionContextOf } from './claims/completion.ts';
+import { completionsInOneStatement } from './claims/fixed-completions.ts';
+import { releaseWaitingClaims } from './claims/deferred-rewards.ts';
+import { rewardsAdminRoutes } from './rewards/routes/admin.ts';
+import { rewardsMeRoutes } from './rewards/routes/me.ts';
+import { drawAdminRoutes, drawPublicRoutes } from './rewards/routes/draws.ts';
+import { reportRoutes } from './reports/routes/index.ts';
+import { chainAdminRoutes } from './chain/routes/admin.ts';
+import { meWalletRoutes } from './chain/routes/me-wallet.ts';
+
+export type { App, AppDeps } from './http/server.ts';
+
+declare module './http/server.ts' {
+  interface Services {
+    login: LoginRuntime;
+    caches: HotPathCaches;
+  }
+}
+
+/** The service's HTTP application: the kernel with every capability wired in. */
+export function buildApp(deps: AppDeps): Promise<App> {
+  return buildServer(deps, (app) => wire(app, deps));
+}
+
+async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
+  const { config, database, clock } = deps;
+  const db = database.db;
+  const login = await createLoginRuntime(config, clock, () => app);
+  if (login.dev) {
+    app.log.warn(
+      { issuer: login.dev.issuer },
+      'DEVELOPMENT login provider enabled: any user name signs in without a password. Set LOGIN_OIDC_ISSUER for real logins.',
+    );
+  }
+  const caches = await createHotPathCaches(database, config.cacheTtlMs);
+  app.addHook('onClose', async () => caches.stop());
+
+  // The completion path: catalog facts come from the cache; on a miss whoever asks reads them (the
+  // one-statement path, or the achieve transaction). Inside a transaction a miss never waits for a
+  // load another batch started outside one: on PGlite that load waits for the one connection this
+  // transaction holds.
+  const context: CompletionContextOf = (conn, event) =>
+    caches.completions.get(event.missionId, () => loadCompletionContext(conn, event), {
+      joinPending: !conn.isTransaction,
+    });
+  // A partner whose completions jump (made-up users farming rewards) is logged; the counts are
+  // flushed in the background at most every few seconds, never on a request's path.
+  const rates = new CompletionRateMonitor(
+    db,
+    clock,
+    {
+      windowSeconds: config.completionAlarmWindowSeconds,
+      multiple: config.completionAlarmMultiple,
+      minCompletions: config.completionAlarmMinCompletions,
+    },
+    (alarm) =>
+      app.log.warn(
+        { event: 'completion_rate_alarm', ...alarm },
+        'completion rate jump: a partner completes far more missions than usual',
+      ),
+    (err) => app.log.error({ err }, 'completion counts could not be written'),
+  );
+  app.addHook('onClose', () => rates.flush());
+  // Concurrent reports are written in batches (one statement or transaction per batch).
+  const achiever = createAchiever(db, clock, {
+    onCompleted: (partnerId, completions) => rates.record(partnerId, completions),
+    onCompletion: completionHandler(context),
+    inOneStatement: completionsInOneStatement(context),
+    findMission: (conn, partnerId, missionKey) =>
+      caches.missions.get(`${partnerId}\u0000${missionKey}`, () =>
+        findMissionForAchieve(conn, partnerId, missionKey),
+      ),
+    concurrency: config.batchConcurrency,
+    group: app.coalescers,
+  });
+
+  // The link handlers: when a partner user links, their deferred rewards are granted (in connect's transaction).
+  const onLinked = [releaseWaitingClaims(clock, config.claimReservationTtlSeconds)];
+
+  const publicRoutes: ServerWiring['publicRoutes'] = [
+    { plugin: loginRoutes as FastifyPluginAsync, prefix: '/v1' },
+    { plugin: drawPublicRoutes as FastifyPluginAsync, prefix: '/v1' },
+  ];
+  if (login.dev) publicRoutes.push({ plugin: devProviderRoutes(login.dev) });
+  return {
+    services: { login, caches },
+    publicRoutes,
+    partner: {
+      authenticate: (partnerId, apiKey) =>
+        authenticatePartner(db, partnerId, apiKey, (conn, id) =>
+          caches.partners.get(id, () => findPartnerCredentials(conn, id)),
+        ),
+      routes: [checkLinkRoute, connectRoute(onLinked)] as FastifyPluginAsync[],
+      allowListedRoutes: [achieveRoute(achiever)] as FastifyPluginAsync[],
+    },
+    admin: {
+      authenticate: (secret) => authenticateAdmin(db, secret),
+      // Any successful operator write may change what the hot-path caches hold: clear them on every process.
+      afterWrite: () => caches.flushEverywhere(),
+      routes: [
+        adminCredentialRoutes,
+        whoamiRoutes,
+        partnerAdminRoutes,
+        catalogAdminRoutes,
+        progressAdminRoutes,
+        linkingAdminRoutes,
+        rewardsAdminRoutes,
+        reportRoutes,
+        drawAdminRoutes,
+        chainAdminRoutes,
+      ] as FastifyPluginAsync[],
+    },
+    user: {
+      accountOfSession: (sessionId) => resolveSession(db, clock, sessionId),
+      routes: [meRoutes, rewardsMeRoutes, revokeAllSessionsRoutes, meWalletRoutes] as FastifyPluginAsync[],
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// Claims of chain assets paid through the outbox (docs/payout.md, "Wiring"): the payout worker runs
+// one round per loop; each claim moves only through the rewards module's own transition functions.
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { DB } from '../db/schema.ts';
+import type { Clock } from '../domain/clock.ts';
+import { markClaimFailed, markClaimsSucceeded } from '../claims/payout-outcomes.ts';
+import { createChainPayout } from './outbox.ts';
+import type { ChainPayoutOptions, ClaimOutcome } from './outbox.ts';
+import { chainDb } from './schema.ts';
+import { resolveWalletKek } from './signer.ts';
+import {
+  claimsWithLivePayout,
+  dueChainClaims,
+  lockRequestedClaims,
+  requestedClaimsConfirmedOnChain,
+} from './store.ts';
+
+/** How a claim's history names the chain payout. */
+export const CHAIN_PROVIDER_NAME = 'chain';
+
+export interface ClaimChainPayoutOptions extends Omit<ChainPayoutOptions, 'onSettled' | 'db' | 'clock'> {
+  db: Kysely<DB>;
+  clock: Clock;
+  /** Claims handed to the outbox per round. */
+  claimBatchSize?: number;
+}
+
+export type ClaimChainPayout = ReturnType<typeof createClaimChainPayout>;
+
+/**
+ * The chain side of the payout worker. `run()` catches up claims whose payout is already confirmed,
+ * hands due claims (users with a bound wallet) to `payClaims`, fails those the chain cannot pay now
+ * (bounded retry, as for the ledger), and runs one outbox cycle whose settlement moves each claim
+ * REQUESTED -> SUCCEEDED (with the network's confirmations) or -> FAILED (with the chain's reason)
+ * in the transaction that settles its payout. Answers how many claims it handled.
+ */
+export function createClaimChainPayout(options: ClaimChainPayoutOptions) {
+  const { db, clock } = options;
+  const cdb = chainDb(db);
+  const limit = options.claimBatchSize ?? 1000;
+
+  async function settle(
+    trx: Parameters<NonNullable<ChainPayoutOptions['onSettled']>>[0],
+    outcomes: ClaimOutcome[],
+  ) {
+    const now = clock.now();
+    await markClaimsSucceeded(
+      trx,
+      outcomes.filter((o) => o.status === 'SUCCEEDED').map((o) => o.claimId),
+      CHAIN_PROVIDER_NAME,
+      now,
+    );
+    const failed = outcomes.filter((o) => o.status === 'FAILED');
+    const attempts = await lockRequestedClaims(
+      chainDb(trx),
+      failed.map((o) => o.claimId),
+    );
+    for (const outcome of failed) {
+      const tries = attempts.get(outcome.claimId);
+      if (tries === undefined) continue;
+      const reason = `${outcome.reason ?? 'reverted on chain'} (tx ${outcome.txHash ?? 'unknown'})`;
+      await markClaimFailed(trx, { id: outcome.claimId, attempts: tries }, reason, CHAIN_PROVIDER_NAME, now);
+    }
+  }
+
+  const outbox = createChainPayout({ ...options, onSettled: settle });
+
+  async function run(): Promise<number> {
+    const confirmed = await requestedClaimsConfirmedOnChain(cdb, limit);
+    if (confirmed.length > 0)
+      await db
+        .transaction()
+        .execute((trx) => markClaimsSucceeded(trx, confirmed, CHAIN_PROVIDER_NAME, clock.now()));
+
+    const due = await dueChainClaims(cdb, clock.now(), limit);
+    let handled = confirmed.length;
+    if (due.length > 0) {
+      const result = await outbox.payClaims(
+        due.map((c) => ({ claimId: c.id, budgetId: c.budget_id, accountId: c.account_id, amount: c.amount })),
+      );
+      // A claim another worker signed meanwhile is not failed here: its payout decides.
+      const signedElsewhere = await claimsWithLivePayout(
+        cdb,
+        result.failed.map((f) => f.claimId),
+      );
+      const failures = result.failed.filter((f) => !signedElsewhere.has(f.claimId));
+      if (failures.length > 0) {
+        const byId = new Map(due.map((c) => [c.id, c]));
+        const now = clock.now();
+        await db.transaction().execute(async (trx) => {
+          for (const failure of failures) {
+            const claim = byId.get(failure.claimId);
+            if (claim)
+              await markClaimFailed(trx, claim, failure.reason ?? 'not payable', CHAIN_PROVIDER_NAME, now);
+          }
+        });
+      }
+      handled += due.length - result.waitingForWallet.length;
+    }
+    handled += (await outbox.runCycle()).length;
+    return handled;
+  }
+
+  return { run, outbox };
+}
+
+/**
+ * The chain payout of a worker process (src/main.ts, npm run worker): the key-encryption key is
+ * resolved at the first signature, so a service that never pays on chain never needs one.
+ */
+export function chainPayoutForWorker(
+  db: Kysely<DB>,
+  clock: Clock,
+  config: Pick<Config, 'walletKek' | 'nodeEnv' | 'dataDir'>,
+  warn: (message: string) => void,
+): ClaimChainPayout {
+  let kek: Buffer | undefined;
+  return createClaimChainPayout({ db, clock, kek: () => (kek ??= resolveWalletKek(config, warn)) });
+}

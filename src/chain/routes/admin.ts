@@ -1,0 +1,223 @@
+// Operator API of the chain payout: networks, chain assets, a budget's reward wallet (create or
+// import; view with on-chain balances and what it owes) and reconciliation.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, Id } from '../../http/schemas.ts';
+import { resolveWalletKek } from '../signer.ts';
+import {
+  createChainAsset,
+  createNetwork,
+  createRewardWallet,
+  listNetworks,
+  viewRewardWallet,
+} from '../service.ts';
+import { reconcileWallets } from '../reconcile.ts';
+import { fundFromDevFaucet } from '../dev-network.ts';
+
+const tags = ['admin: chain'];
+const security = [{ adminBearer: [] }];
+const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'An EVM address' });
+const Network = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  chainId: Type.Integer(),
+  rpcUrl: Type.String(),
+  confirmations: Type.Integer(),
+  explorerTxUrl: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+});
+const ChainAsset = Type.Object({
+  id: Type.String(),
+  symbol: Type.String(),
+  name: Type.String(),
+  decimals: Type.Union([Type.Integer(), Type.Null()]),
+  networkId: Type.String(),
+  tokenAddress: Type.Union([Type.String(), Type.Null()]),
+});
+const Wallet = Type.Object({
+  id: Type.String(),
+  budgetId: Type.String(),
+  networkId: Type.String(),
+  address: Type.String(),
+  keyOrigin: Type.Union([Type.Literal('CREATED'), Type.Literal('IMPORTED')]),
+  createdAt: Type.String(),
+});
+const WalletBalances = Type.Object({
+  ...Wallet.properties,
+  symbol: Type.String(),
+  decimals: Type.Union([Type.Integer(), Type.Null()]),
+  tokenAddress: Type.Union([Type.String(), Type.Null()]),
+  tokenBalance: Type.Union([Type.String(), Type.Null()], { description: 'Whole units on chain' }),
+  gasBalanceWei: Type.Union([Type.String(), Type.Null()]),
+  owed: Type.String({ description: 'Whole units of claims not yet paid' }),
+  warning: Type.Union([Type.String(), Type.Null()]),
+});
+const Difference = Type.Object({
+  kind: Type.String(),
+  txHash: Type.Union([Type.String(), Type.Null()]),
+  claimId: Type.Union([Type.String(), Type.Null()]),
+  detail: Type.String(),
+});
+const Reconciliation = Type.Object({
+  walletId: Type.String(),
+  budgetId: Type.String(),
+  address: Type.String(),
+  confirmedPayouts: Type.Integer(),
+  transfersOnChain: Type.Integer(),
+  differences: Type.Array(Difference),
+});
+
+export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { database, clock, config } = app.deps;
+  const db = database.db;
+  let kek: Buffer | undefined;
+  const walletKek = () => (kek ??= resolveWalletKek(config, (message) => app.log.warn(message)));
+
+  app.post(
+    '/chain-networks',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Register an EVM network (its RPC endpoint must answer with this chain id)',
+        body: Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 100 }),
+            chainId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+            rpcUrl: Type.String({ pattern: '^https?://', maxLength: 500 }),
+            confirmations: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+            explorerTxUrl: Type.Optional(
+              Type.Union([Type.String({ pattern: '^https?://.*\\{hash\\}', maxLength: 500 }), Type.Null()]),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Network, ...errorResponses(400, 401, 403, 422, 503) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createNetwork(db, clock, request.body)),
+  );
+  app.get(
+    '/chain-networks',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List EVM networks',
+        response: { 200: Type.Object({ items: Type.Array(Network) }), ...errorResponses(401) },
+      },
+    },
+    async () => ({ items: await listNetworks(db) }),
+  );
+
+  app.post(
+    '/chain-assets',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Register a reward asset on a chain: a token contract (decimals read from it) or the native coin (no tokenAddress)',
+        body: Type.Object(
+          {
+            networkId: Id('Network id'),
+            symbol: Type.String({ minLength: 1, maxLength: 16 }),
+            name: Type.String({ minLength: 1, maxLength: 200 }),
+            tokenAddress: Type.Optional(Type.Union([Address, Type.Null()])),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: ChainAsset, ...errorResponses(400, 401, 403, 404, 422, 503) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createChainAsset(db, clock, request.body)),
+  );
+
+  app.post(
+    '/budgets/:id/reward-wallet',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Create the budget's reward wallet with a new key, or import one (the key is never shown again)",
+        params: Type.Object({ id: Id('Budget id') }),
+        body: Type.Object(
+          {
+            privateKey: Type.Optional(
+              Type.String({
+                minLength: 1,
+                maxLength: 200,
+                description: '0x and 64 hex digits; omit to have the service create the key',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Wallet, ...errorResponses(400, 401, 403, 404, 409, 503) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(
+        await createRewardWallet(db, clock, walletKek(), {
+          budgetId: request.params.id,
+          ...(request.body.privateKey !== undefined && { privateKey: request.body.privateKey }),
+        }),
+      ),
+  );
+  app.get(
+    '/budgets/:id/reward-wallet',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "The budget's reward wallet: address, balances on chain, what it owes, a warning when it cannot cover that",
+        params: Type.Object({ id: Id('Budget id') }),
+        response: { 200: WalletBalances, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => viewRewardWallet(db, request.params.id),
+  );
+
+  // Only where the development chain may run: in production this route does not exist.
+  if (config.devChain)
+    app.post(
+      '/budgets/:id/reward-wallet/dev-faucet',
+      {
+        schema: {
+          tags,
+          security,
+          summary:
+            "Development chain only: give the budget's reward wallet coins for gas and test tokens (default 1000 whole units)",
+          params: Type.Object({ id: Id('Budget id') }),
+          body: Type.Object(
+            {
+              amount: Type.Optional(
+                Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', maxLength: 80, description: 'Whole units' }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: WalletBalances, ...errorResponses(400, 401, 403, 404, 409, 503) },
+        },
+      },
+      async (request) => {
+        await fundFromDevFaucet(db, request.params.id, request.body.amount ?? '1000');
+        return viewRewardWallet(db, request.params.id);
+      },
+    );
+
+  app.get(
+    '/reward-wallets/reconcile',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Compare each reward wallet's transfers on chain with its CONFIRMED payouts",
+        response: { 200: Type.Object({ items: Type.Array(Reconciliation) }), ...errorResponses(401, 503) },
+      },
+    },
+    async () => ({ items: await reconcileWallets(db) }),
+  );
+};

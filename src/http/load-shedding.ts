@@ -1,0 +1,55 @@
+// Load shedding (docs/security.md, "Load shedding and queues"): under overload (event-loop delay,
+// memory) requests are refused with 503 at once; the batching queues are bounded (CoalescerGroup);
+// and every 503 or 429 tells the client when to retry.
+import fp from 'fastify-plugin';
+import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance } from 'fastify';
+import { appError } from '../errors.ts';
+import { CoalescerGroup } from '../db/coalescer.ts';
+import type { QueueReading } from '../db/coalescer.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The batching queues of this server: their shared bounds and their reading (for /readyz). */
+    coalescers: CoalescerGroup;
+  }
+}
+
+/** Whether this process's database work is moving; /readyz reports not ready while it is not. */
+export function queueHealth(app: FastifyInstance): { ready: boolean; reading: QueueReading } {
+  const reading = app.coalescers.reading();
+  return { ready: !reading.stuck && !reading.saturated, reading };
+}
+
+export const loadShedding = fp(
+  async (app: FastifyInstance) => {
+    const config = app.deps.config.loadShedding;
+    app.decorate(
+      'coalescers',
+      new CoalescerGroup({ maxWaiting: config.queueMaxWaiting, maxWaitMs: config.queueMaxWaitMs }),
+    );
+
+    // Whatever refused with 503 (load, a full queue, a database away) or 429: the client learns
+    // when to come back. A limit that knows its own window has set the header already.
+    app.addHook('onSend', async (_request, reply) => {
+      const status = reply.statusCode;
+      if ((status === 503 || status === 429) && !reply.hasHeader('retry-after')) {
+        reply.header('retry-after', String(config.retryAfterSeconds));
+      }
+    });
+
+    await app.register(underPressure, {
+      maxEventLoopDelay: config.maxEventLoopDelayMs,
+      maxHeapUsedBytes: config.maxHeapUsedBytes,
+      maxRssBytes: config.maxRssBytes,
+      pressureHandler: async (request, reply, type, value) => {
+        // Liveness must answer under load, or an orchestrator would restart a busy process.
+        if (request.routeOptions.url === '/healthz') return;
+        request.log.warn({ type, value }, 'shedding load');
+        reply.header('retry-after', String(config.retryAfterSeconds));
+        throw appError('SERVICE_UNAVAILABLE', 'the service is overloaded; retry the request shortly');
+      },
+    });
+  },
+  { name: 'load-shedding' },
+);

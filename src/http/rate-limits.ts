@@ -1,0 +1,204 @@
+// Request rate limits (docs/security.md, "Rate limits"): per source address on routes without
+// partner or operator credentials, fewer for login starts, per partner on the partner API, and
+// stricter limits on failed partner keys and admin bearers. Counters are shared by every process.
+import fp from 'fastify-plugin';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { appError } from '../errors.ts';
+import type { RateLimitConfig } from '../config.ts';
+import type { CoalescerGroup } from '../db/coalescer.ts';
+import type { CounterStore } from '../limits/counters.ts';
+import { postgresCounters, redisCounters } from '../limits/counters.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counting of partner calls and failed credentials, for the partner and admin scopes. */
+    limits: RequestLimits;
+  }
+  interface FastifyContextConfig {
+    /** Set by the partner and admin scopes: their routes are limited by credential, not by address. */
+    limitedBy?: 'partner' | 'admin';
+  }
+}
+
+export interface RequestLimits {
+  /** Counts an authenticated partner's call; throws RATE_LIMITED beyond the partner's limit. */
+  partnerCall(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Counts a failed partner key (per address and per partner id); throws RATE_LIMITED beyond either limit. */
+  failedPartnerKey(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    partnerId: string | undefined,
+  ): Promise<void>;
+  /** Counts a failed admin bearer per address; throws RATE_LIMITED beyond the limit. */
+  failedAdminBearer(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Deletes expired counters now (also done every window by a timer). */
+  purgeExpired(): Promise<number>;
+}
+
+/** Routes that start a login: each writes a login state row, so an address gets fewer of them. */
+const LOGIN_STARTS = new Set(['GET /v1/login', 'GET /v1/mission-users/auth']);
+
+/**
+ * Health probes come often from a few load-balancer addresses, and must answer even when the
+ * counters cannot (a probe that waited for them would report a healthy process as down).
+ */
+const PROBES = new Set(['GET /healthz', 'GET /readyz']);
+
+// IPv6 clients usually hold a whole /64: counting per address would give each of them 2^64 budgets.
+const addressOf = (request: FastifyRequest) => normalizeIP(request.ip, 64);
+
+function refuse(reply: FastifyReply, ttlMs: number, what: string): never {
+  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+  reply.header('retry-after', String(seconds));
+  throw appError('RATE_LIMITED', `too many ${what}; retry in ${seconds} s`);
+}
+
+function openCounters(config: RateLimitConfig, app: FastifyInstance, group: CoalescerGroup): CounterStore {
+  if (config.redisUrl === undefined) return postgresCounters(app.deps.database.db, group);
+  // Few retries and no endless offline queue: while Redis is away, requests go through unlimited
+  // (logged) rather than wait for it.
+  const redis = new Redis(config.redisUrl, {
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    lazyConnect: false,
+  });
+  redis.on('error', (err: Error) =>
+    app.log.warn({ err: { message: err.message } }, 'rate-limit Redis connection error'),
+  );
+  return redisCounters(redis, config.redisKeyPrefix);
+}
+
+export const rateLimits = fp(
+  async (app: FastifyInstance, options: { group: CoalescerGroup }) => {
+    const config = app.deps.config.rateLimits;
+    const windowMs = config.windowSeconds * 1000;
+    const counters = openCounters(config, app, options.group);
+
+    // @fastify/rate-limit keys, windows and compares; our store holds the counts.
+    class SharedStore {
+      incr(
+        key: string,
+        callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+        timeWindow: number,
+      ): void {
+        counters.hit(key, timeWindow).then(
+          ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
+          (error: Error) => callback(error),
+        );
+      }
+      child(): SharedStore {
+        return this;
+      }
+    }
+    await app.register(rateLimit, { global: false, store: SharedStore, timeWindow: windowMs });
+
+    const limiter = (name: string, max: number, key: (request: FastifyRequest) => string) =>
+      max === 0
+        ? undefined
+        : app.createRateLimit({
+            max,
+            timeWindow: windowMs,
+            keyGenerator: (request) => `${name}:${key(request)}`,
+          });
+    const byAddress = limiter('addr', config.perAddress, addressOf);
+    const loginByAddress = limiter('login', config.loginPerAddress, addressOf);
+    const byPartner = limiter('partner', config.perPartner, (request) => request.partner.id);
+
+    // A counter store that is away (Redis down) must not take the service down with it.
+    async function check(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      limit: ReturnType<typeof limiter>,
+      what: string,
+    ) {
+      if (limit === undefined) return;
+      let result;
+      try {
+        result = await limit(request);
+      } catch (err) {
+        if (config.redisUrl === undefined) throw err;
+        request.log.warn({ err }, 'rate-limit counters unavailable; request let through');
+        return;
+      }
+      if (result.isAllowed) return;
+      reply
+        .header('x-ratelimit-limit', String(result.max))
+        .header('x-ratelimit-remaining', String(result.remaining));
+      if (result.isExceeded) refuse(reply, result.ttl, what);
+    }
+
+    async function countFailure(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      key: string,
+      max: number,
+      what: string,
+    ) {
+      if (max === 0) return;
+      let state;
+      try {
+        state = await counters.hit(key, windowMs);
+      } catch (err) {
+        if (config.redisUrl === undefined) throw err;
+        request.log.warn({ err }, 'rate-limit counters unavailable; failure not counted');
+        return;
+      }
+      if (state.count > max) refuse(reply, state.ttlMs, what);
+    }
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.config?.limitedBy !== undefined) return;
+      const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+      if (PROBES.has(route)) return;
+      if (LOGIN_STARTS.has(route))
+        await check(request, reply, loginByAddress, 'login starts from this address');
+      await check(request, reply, byAddress, 'requests from this address');
+    });
+
+    app.decorate('limits', {
+      partnerCall: (request, reply) => check(request, reply, byPartner, 'requests for this partner'),
+      async failedPartnerKey(request, reply, partnerId) {
+        await countFailure(
+          request,
+          reply,
+          `fail-partner-addr:${addressOf(request)}`,
+          config.failedAuthPerAddress,
+          'failed credentials from this address',
+        );
+        if (partnerId !== undefined) {
+          await countFailure(
+            request,
+            reply,
+            `fail-partner-id:${partnerId}`,
+            config.failedAuthPerPartner,
+            'failed credentials for this partner id',
+          );
+        }
+      },
+      failedAdminBearer: (request, reply) =>
+        countFailure(
+          request,
+          reply,
+          `fail-admin-addr:${addressOf(request)}`,
+          config.failedAuthPerAddress,
+          'failed credentials from this address',
+        ),
+      purgeExpired: () => counters.purgeExpired(),
+    } satisfies RequestLimits);
+
+    // Every process purges; a row deleted twice is harmless.
+    const purge = setInterval(() => {
+      counters
+        .purgeExpired()
+        .catch((err: unknown) => app.log.warn({ err }, 'purging expired rate-limit counters failed'));
+    }, windowMs);
+    purge.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(purge);
+      await counters.close();
+    });
+  },
+  { name: 'rate-limits' },
+);

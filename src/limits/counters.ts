@@ -1,0 +1,112 @@
+// Windowed hit counters shared by every process: in PostgreSQL (our own database, so PGlite too)
+// or in Redis when REDIS_URL is set. The rate limits (src/http/rate-limits.ts) count with them.
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Redis } from 'ioredis';
+import type { DB } from '../db/schema.ts';
+import { Coalescer } from '../db/coalescer.ts';
+import type { CoalescerGroup } from '../db/coalescer.ts';
+
+/** A counter after a hit: hits in the current window, and the time left in it. */
+export interface CounterState {
+  count: number;
+  ttlMs: number;
+}
+
+export interface CounterStore {
+  /** Counts one hit on key; a window of windowMs starts with the first hit after the last one ended. */
+  hit(key: string, windowMs: number): Promise<CounterState>;
+  /** Deletes counters whose window has ended; answers how many. */
+  purgeExpired(): Promise<number>;
+  close(): Promise<void>;
+}
+
+interface HitRow {
+  key: string;
+  hits: string | number;
+  ttl_ms: string | number;
+}
+
+/**
+ * Counters in the rate_limit_counters table (migration 0007; queried with plain SQL, so the table
+ * stays out of the shared schema types). Concurrent hits are batched: one statement adds the
+ * hits of a whole batch, so a partner's hot counter row is written once per batch, not per request.
+ */
+export function postgresCounters(db: Kysely<DB>, group?: CoalescerGroup): CounterStore {
+  const coalescer = new Coalescer<{ key: string; windowMs: number }, CounterState>({
+    group,
+    run: async (items) => {
+      const perKey = new Map<string, { hits: number; windowMs: number }>();
+      for (const { key, windowMs } of items) {
+        const entry = perKey.get(key);
+        if (entry) entry.hits++;
+        else perKey.set(key, { hits: 1, windowMs });
+      }
+      // Rows are locked in key order, so two processes' batches never deadlock on each other.
+      const keys = [...perKey.keys()].sort();
+      const { rows } = await sql<HitRow>`
+        INSERT INTO rate_limit_counters AS c (key, hits, expires_at)
+        SELECT k, n, now() + w * interval '1 millisecond'
+        FROM unnest(${keys}::text[], ${keys.map((k) => perKey.get(k)?.hits)}::int8[], ${keys.map((k) => perKey.get(k)?.windowMs)}::int8[]) AS t(k, n, w)
+        ORDER BY k
+        ON CONFLICT (key) DO UPDATE SET
+          hits = CASE WHEN c.expires_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
+          expires_at = CASE WHEN c.expires_at <= now() THEN excluded.expires_at ELSE c.expires_at END
+        RETURNING key, hits, ceil(extract(epoch FROM (expires_at - now())) * 1000)::int8 AS ttl_ms`.execute(
+        db,
+      );
+      const totals = new Map(
+        rows.map((row) => [row.key, { count: Number(row.hits), ttlMs: Math.max(0, Number(row.ttl_ms)) }]),
+      );
+      // Each hit of a batch gets the count it would have seen alone: the batch's hits on a key
+      // are numbered in arrival order, ending at the stored total.
+      const seen = new Map<string, number>();
+      return items.map(({ key }) => {
+        const total = totals.get(key) as CounterState;
+        const index = seen.get(key) ?? 0;
+        seen.set(key, index + 1);
+        return { count: total.count - ((perKey.get(key)?.hits ?? 1) - 1 - index), ttlMs: total.ttlMs };
+      });
+    },
+  });
+  return {
+    hit: (key, windowMs) => coalescer.submit({ key, windowMs }),
+    async purgeExpired() {
+      // In slices, so that a large backlog never holds a long statement.
+      const result = await sql`
+        DELETE FROM rate_limit_counters WHERE key IN (
+          SELECT key FROM rate_limit_counters WHERE expires_at <= now() LIMIT 10000
+        )`.execute(db);
+      return Number(result.numAffectedRows ?? 0);
+    },
+    async close() {},
+  };
+}
+
+// One round trip: add the hit, start the window's expiry with the first hit, answer both.
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}`;
+
+type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+
+/** Counters in Redis under prefix; Redis expires them itself, so there is nothing to purge. */
+export function redisCounters(redis: Redis, prefix: string): CounterStore {
+  redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  const client = redis as RedisWithHit;
+  return {
+    async hit(key, windowMs) {
+      const [count, ttlMs] = await client.rateLimitHit(prefix + key, windowMs);
+      return { count: Number(count), ttlMs: Number(ttlMs) };
+    },
+    purgeExpired: async () => 0,
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

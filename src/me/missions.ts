@@ -1,0 +1,215 @@
+// The end user's missions: every mission of the ACTIVE promotions of the partners the account is
+// linked to, with this period's progress gauge, the reward it carries, and check-in streaks.
+import type { Kysely } from 'kysely';
+import type { DB, RecurrenceType } from '../db/schema.ts';
+import { formatAmount } from '../domain/amounts.ts';
+import { periodKeyFor } from '../domain/periods.ts';
+import { previousDate } from '../domain/streaks.ts';
+
+export async function missionsOf(db: Kysely<DB>, accountId: string, now: Date) {
+  const links = await db
+    .selectFrom('user_mappings')
+    .select(['partner_id', 'partner_uid'])
+    .where('account_id', '=', accountId)
+    .execute();
+  return { items: await missionsFor(db, links, now), streaks: await streaksOf(db, accountId, now) };
+}
+
+/** Lucky-draw missions of this period for which the partner users hold no ticket (TicketFilter NOT_RECEIVED). */
+export async function ticketsNotReceived(
+  db: Kysely<DB>,
+  links: Array<{ partner_id: string; partner_uid: string }>,
+  now: Date,
+) {
+  const items = await missionsFor(db, links, now);
+  const lucky = items.filter((m) => m.reward?.type === 'LUCKY_DRAW');
+  if (lucky.length === 0) return [];
+  const held = await db
+    .selectFrom('tickets')
+    .select(['mission_id', 'period_key', 'partner_id'])
+    .where((eb) =>
+      eb.or(
+        lucky.map((m) =>
+          eb.and([
+            eb('partner_id', '=', m.partnerId),
+            eb('partner_uid', '=', m.partnerUid),
+            eb('mission_id', '=', m.missionId),
+            eb('period_key', '=', m.periodKey),
+          ]),
+        ),
+      ),
+    )
+    .execute();
+  const have = new Set(held.map((t) => `${t.mission_id}|${t.period_key}`));
+  return lucky
+    .filter((m) => !have.has(`${m.missionId}|${m.periodKey}`))
+    .map((m) => ({
+      id: null,
+      partnerId: m.partnerId,
+      partnerUid: m.partnerUid,
+      missionId: m.missionId,
+      missionTitle: m.title,
+      status: 'NOT_RECEIVED' as const,
+      periodKey: m.periodKey,
+      drawId: null,
+      won: null,
+      createdAt: null,
+    }));
+}
+
+async function missionsFor(
+  db: Kysely<DB>,
+  links: Array<{ partner_id: string; partner_uid: string }>,
+  now: Date,
+) {
+  if (links.length === 0) return [];
+  const uidOf = new Map(links.map((l) => [l.partner_id, l.partner_uid]));
+  const missions = await db
+    .selectFrom('missions as m')
+    .innerJoin('mission_groups as g', 'g.id', 'm.mission_group_id')
+    .innerJoin('promotions as p', 'p.id', 'g.promotion_id')
+    .innerJoin('partners as pt', 'pt.id', 'p.partner_id')
+    .leftJoin('reward_rules as r', 'r.mission_id', 'm.id')
+    .leftJoin('budgets as b', 'b.id', 'r.budget_id')
+    .leftJoin('reward_assets as a', 'a.id', 'b.asset_id')
+    .select([
+      'm.id',
+      'm.mission_key',
+      'm.title',
+      'm.recurrence',
+      'm.target',
+      'g.id as group_id',
+      'g.title as group_title',
+      'p.id as promotion_id',
+      'p.title as promotion_title',
+      'p.type as promotion_type',
+      'p.timezone',
+      'p.start_at',
+      'p.end_at',
+      'pt.id as partner_id',
+      'pt.name as partner_name',
+      'r.type as reward_type',
+      'r.amount as reward_amount',
+      'a.symbol',
+      'a.decimals',
+    ])
+    .where('p.partner_id', 'in', [...uidOf.keys()])
+    .where('p.status', '=', 'ACTIVE')
+    .where('p.start_at', '<=', now)
+    .where((eb) => eb.or([eb('p.end_at', 'is', null), eb('p.end_at', '>', now)]))
+    .orderBy('pt.name')
+    .orderBy('p.start_at')
+    .orderBy('g.created_at')
+    .orderBy('m.created_at')
+    .execute();
+  const withPeriod = missions.map((m) => ({
+    ...m,
+    periodKey: periodKeyFor(m.recurrence as RecurrenceType, now, m.timezone),
+  }));
+  const progress = withPeriod.length
+    ? await db
+        .selectFrom('mission_progress')
+        .select(['mission_id', 'period_key', 'partner_id', 'completed', 'target', 'current', 'completed_at'])
+        .where((eb) =>
+          eb.or(
+            withPeriod.map((m) =>
+              eb.and([
+                eb('partner_id', '=', m.partner_id),
+                eb('partner_uid', '=', uidOf.get(m.partner_id) as string),
+                eb('mission_id', '=', m.id),
+                eb('period_key', '=', m.periodKey),
+              ]),
+            ),
+          ),
+        )
+        .execute()
+    : [];
+  const record = new Map(progress.map((p) => [`${p.mission_id}|${p.period_key}`, p]));
+  // This period's claim of each mission, so the page can say why a reward was refused.
+  const claims = withPeriod.length
+    ? await db
+        .selectFrom('claims')
+        .select(['source_id', 'period_key', 'status', 'reason', 'completed_before_link'])
+        .where('source', '=', 'MISSION')
+        .where((eb) =>
+          eb.or(
+            withPeriod.map((m) =>
+              eb.and([
+                eb('partner_id', '=', m.partner_id),
+                eb('partner_uid', '=', uidOf.get(m.partner_id) as string),
+                eb('source_id', '=', m.id),
+                eb('period_key', '=', m.periodKey),
+              ]),
+            ),
+          ),
+        )
+        .execute()
+    : [];
+  const claimOf = new Map(claims.map((c) => [`${c.source_id}|${c.period_key}`, c]));
+  return withPeriod.map((m) => {
+    const p = record.get(`${m.id}|${m.periodKey}`);
+    return {
+      partnerId: m.partner_id,
+      partnerUid: uidOf.get(m.partner_id) as string,
+      partnerName: m.partner_name,
+      promotionId: m.promotion_id,
+      promotionTitle: m.promotion_title,
+      promotionType: m.promotion_type,
+      missionGroupId: m.group_id,
+      groupTitle: m.group_title,
+      missionId: m.id,
+      missionKey: m.mission_key,
+      title: m.title,
+      recurrence: m.recurrence,
+      periodKey: m.periodKey,
+      target: p?.target ?? m.target,
+      current: p?.current ?? null,
+      completed: p?.completed ?? false,
+      completedAt: p?.completed_at?.toISOString() ?? null,
+      reward: m.reward_type
+        ? {
+            type: m.reward_type,
+            amount: m.reward_amount === null ? null : formatAmount(m.reward_amount, m.decimals ?? 0),
+            assetSymbol: m.symbol ?? '',
+          }
+        : null,
+      claim: claimView(claimOf.get(`${m.id}|${m.periodKey}`)),
+    };
+  });
+}
+
+/** A claim as the mission page shows it: its status, why it was refused, and whether it waited for the link. */
+function claimView(
+  c: { status: string; reason: string | null; completed_before_link: Date | null } | undefined,
+) {
+  if (!c) return null;
+  return {
+    status: c.status,
+    reason: c.status === 'REJECTED' ? c.reason : null,
+    grantedOnLink: c.completed_before_link !== null,
+  };
+}
+
+async function streaksOf(db: Kysely<DB>, accountId: string, now: Date) {
+  const streakRows = await db
+    .selectFrom('user_streaks as s')
+    .innerJoin('promotions as p', 'p.id', 's.promotion_id')
+    .innerJoin('user_mappings as u', (join) =>
+      join.onRef('u.partner_id', '=', 's.partner_id').onRef('u.partner_uid', '=', 's.partner_uid'),
+    )
+    .select(['s.promotion_id', 'p.title', 'p.timezone', 's.current', 's.best', 's.last_date'])
+    .where('u.account_id', '=', accountId)
+    .execute();
+  return streakRows.map((s) => {
+    const today = periodKeyFor('DAILY', now, s.timezone);
+    // A streak whose last check-in is older than yesterday is broken.
+    const alive = s.last_date === today || s.last_date === previousDate(today);
+    return {
+      promotionId: s.promotion_id,
+      promotionTitle: s.title,
+      current: alive ? s.current : 0,
+      best: s.best,
+      lastCheckDate: s.last_date,
+    };
+  });
+}

@@ -1,0 +1,134 @@
+// The payout worker: REQUESTED claims are paid through a provider (ledger.ts). It takes claims with
+// FOR UPDATE SKIP LOCKED, so any number of workers never pay one claim twice, and pays inside the
+// same transaction that marks the claim SUCCEEDED, so a crash at any instant did both or neither.
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Clock } from '../domain/clock.ts';
+import { MAX_PAYOUT_ATTEMPTS } from '../domain/claims.ts';
+import { transitionClaims } from '../claims/transitions.ts';
+import { markClaimFailed, markClaimsSucceeded } from '../claims/payout-outcomes.ts';
+import { ledgerProvider } from './ledger.ts';
+import type { PayableClaim, PayoutProvider } from './ledger.ts';
+import { runUpkeep } from './upkeep.ts';
+
+/** Moves FAILED claims whose backoff has passed back to REQUESTED (bounded by MAX_PAYOUT_ATTEMPTS). */
+async function requeueFailed(db: Kysely<DB>, now: Date): Promise<void> {
+  const due = sql<boolean>`c.attempts < ${MAX_PAYOUT_ATTEMPTS}::int AND c.next_attempt_at <= ${now}::timestamptz`;
+  await transitionClaims(db, { where: due }, { from: 'FAILED', to: 'REQUESTED', why: 'retry', at: now });
+}
+
+/** Claims paid in one transaction by default: large batches amortise the round trips and the commit. */
+export const PAYOUT_BATCH_SIZE = 1000;
+
+/** Pays up to `limit` due REQUESTED claims in one transaction; answers how many it handled. */
+export async function runPayoutBatch(
+  db: Kysely<DB>,
+  clock: Clock,
+  provider: PayoutProvider = ledgerProvider,
+  limit = PAYOUT_BATCH_SIZE,
+): Promise<number> {
+  const now = clock.now();
+  await requeueFailed(db, now);
+  return db.transaction().execute(async (trx) => {
+    const claims = await trx
+      .selectFrom('claims')
+      .select(['id', 'budget_id', 'asset_id', 'account_id', 'amount', 'attempts'])
+      .where('status', '=', 'REQUESTED')
+      .where('next_attempt_at', '<=', now)
+      // [chain payout] claims of an asset on a chain are paid by the chain outbox (options.chain), not here.
+      .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM chain_assets ca WHERE ca.asset_id = claims.asset_id)`)
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    const succeeded: string[] = [];
+    const fail = (claim: (typeof claims)[number], error: unknown) =>
+      markClaimFailed(trx, claim, error instanceof Error ? error.message : String(error), provider.name, now);
+    const payable: PayableClaim[] = [];
+    for (const claim of claims) {
+      if (claim.account_id === null) await fail(claim, new Error('claim has no account'));
+      else
+        payable.push({
+          id: claim.id,
+          budgetId: claim.budget_id,
+          assetId: claim.asset_id,
+          accountId: claim.account_id,
+          amount: claim.amount,
+        });
+    }
+    if (provider.payBatch) {
+      await provider.payBatch(trx, payable, now);
+      succeeded.push(...payable.map((c) => c.id));
+    } else {
+      for (const claim of payable) {
+        try {
+          await provider.pay(trx, claim, now);
+          succeeded.push(claim.id);
+        } catch (error) {
+          await fail(claims.find((c) => c.id === claim.id) as (typeof claims)[number], error);
+        }
+      }
+    }
+    await markClaimsSucceeded(trx, succeeded, provider.name, now);
+    return claims.length;
+  });
+}
+
+/**
+ * Runs payout batches until stopped: back to back while there is work, else every `idleMs`. The
+ * upkeep (link sweep, due draws, reservation expiry) runs before a batch at most once per `idleMs`,
+ * so a backlog of payouts is not slowed by it, and an idle worker still does it every `idleMs`.
+ */
+export function startPayoutWorker(
+  db: Kysely<DB>,
+  clock: Clock,
+  options: {
+    idleMs?: number;
+    log?: (err: unknown) => void;
+    provider?: PayoutProvider;
+    reservationTtlSeconds?: number;
+    batchSize?: number;
+    /** [chain payout] one round of the chain outbox (src/chain/claim-payout.ts); answers the claims it handled. */
+    chain?: { run(): Promise<number> };
+  } = {},
+) {
+  const idleMs = options.idleMs ?? 500;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let upkeepAt = -Infinity;
+  const tick = () => {
+    running = (async () => {
+      let handled = 0;
+      // Each task on its own: a draw or a sweep that keeps failing must not stop the payouts.
+      const task = async (run: () => Promise<unknown>) => {
+        try {
+          await run();
+        } catch (error) {
+          options.log?.(error);
+        }
+      };
+      if (performance.now() - upkeepAt >= idleMs) {
+        upkeepAt = performance.now();
+        await runUpkeep(db, clock, task, options.reservationTtlSeconds);
+      }
+      await task(async () => {
+        handled = await runPayoutBatch(db, clock, options.provider, options.batchSize);
+      });
+      // [chain payout] the chain's claims: hand due ones to the outbox, settle what is mined.
+      const chain = options.chain;
+      if (chain) await task(async () => void (handled += await chain.run()));
+      if (!stopped) timer = setTimeout(tick, handled > 0 ? 0 : idleMs);
+    })();
+  };
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

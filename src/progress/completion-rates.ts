@@ -1,0 +1,145 @@
+// Completion-rate alarms (docs/security.md "Reward farming"): each process counts its partners'
+// completions in memory and flushes the counts at most every few seconds in one statement, which
+// also compares each partner's current window with its baseline and records an alarm at most once
+// per window across all processes. No round trip is added to any request.
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Clock } from '../domain/clock.ts';
+
+export interface CompletionAlarmOptions {
+  /** The recent window, in seconds; counts are kept per window. */
+  windowSeconds: number;
+  /** An alarm fires when the window's completions exceed this multiple of the baseline. */
+  multiple: number;
+  /** ... and are at least this many. */
+  minCompletions: number;
+  /** The baseline: the average per window over this many windows before the current one. */
+  baselineWindows?: number;
+}
+
+export interface CompletionAlarm {
+  partnerId: string;
+  /** Completions in the current window so far. */
+  rate: number;
+  /** The average completions per window over the baseline windows. */
+  baseline: number;
+  windowStart: string;
+  windowSeconds: number;
+}
+
+const DEFAULT_BASELINE_WINDOWS = 12;
+
+/** Counts completions per partner and flushes them (with the alarm check) at most every `flushEveryMs`. */
+export class CompletionRateMonitor {
+  private counts = new Map<string, number>();
+  private lastFlush: number;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly flushEveryMs: number;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+    private readonly options: CompletionAlarmOptions,
+    private readonly onAlarm: (alarm: CompletionAlarm) => void,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {
+    // Often enough that a jump is seen within a fraction of its window, rarely enough to cost nothing.
+    this.flushEveryMs = Math.min(10_000, (options.windowSeconds * 1000) / 5);
+    this.lastFlush = clock.now().getTime();
+  }
+
+  /** Adds completions of a partner (called once per written batch); flushes in the background when due. */
+  record(partnerId: string, completions: number): void {
+    if (completions <= 0) return;
+    this.counts.set(partnerId, (this.counts.get(partnerId) ?? 0) + completions);
+    if (this.clock.now().getTime() - this.lastFlush >= this.flushEveryMs) void this.flush();
+  }
+
+  /** Writes the counts so far and checks for alarms; answers when done (never throws). */
+  flush(): Promise<void> {
+    this.lastFlush = this.clock.now().getTime();
+    const counts = this.counts;
+    this.counts = new Map();
+    if (counts.size === 0) return this.flushing;
+    this.flushing = this.flushing.then(async () => {
+      try {
+        for (const alarm of await flushCompletionCounts(this.db, this.clock.now(), counts, this.options))
+          this.onAlarm(alarm);
+      } catch (error) {
+        this.onError(error);
+      }
+    });
+    return this.flushing;
+  }
+}
+
+/**
+ * One statement: adds the counts to the current window of each partner, and for each partner whose
+ * window now exceeds `multiple` x its baseline (and `minCompletions`) records an alarm, unless one
+ * was already recorded for this window (guarded upsert: one alarm per window whatever the number of
+ * processes). Answers the alarms recorded now.
+ */
+export async function flushCompletionCounts(
+  db: Kysely<DB>,
+  now: Date,
+  counts: ReadonlyMap<string, number>,
+  options: CompletionAlarmOptions,
+): Promise<CompletionAlarm[]> {
+  const windowMs = options.windowSeconds * 1000;
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const baselineWindows = options.baselineWindows ?? DEFAULT_BASELINE_WINDOWS;
+  const baselineFrom = new Date(windowStart.getTime() - baselineWindows * windowMs);
+  const partners = [...counts.keys()].sort();
+  const { rows } = await sql<{ partner_id: string; rate: string; baseline: string }>`
+    WITH input AS (
+      SELECT * FROM unnest(${partners}::text[], ${partners.map((p) => counts.get(p) ?? 0)}::int8[]) AS i(partner_id, n)
+    ), counted AS (
+      INSERT INTO completion_rates (partner_id, window_start, completions)
+      SELECT partner_id, ${windowStart}::timestamptz, n FROM input
+      ORDER BY partner_id
+      ON CONFLICT (partner_id, window_start) DO UPDATE SET completions = completion_rates.completions + excluded.completions
+      RETURNING partner_id, completions
+    ), compared AS (
+      SELECT c.partner_id, c.completions AS rate,
+             (SELECT coalesce(sum(r.completions), 0) FROM completion_rates r
+              WHERE r.partner_id = c.partner_id AND r.window_start >= ${baselineFrom}::timestamptz AND r.window_start < ${windowStart}::timestamptz
+             )::numeric / ${baselineWindows}::numeric AS baseline
+      FROM counted c
+    )
+    INSERT INTO completion_alarms (partner_id, alarms, last_window, last_rate, last_baseline, last_at)
+    SELECT partner_id, 1, ${windowStart}::timestamptz, rate, baseline, ${now}::timestamptz FROM compared
+    WHERE rate >= ${options.minCompletions}::int8 AND rate > baseline * ${options.multiple}::numeric
+    ORDER BY partner_id
+    ON CONFLICT (partner_id) DO UPDATE
+      SET alarms = completion_alarms.alarms + 1, last_window = excluded.last_window, last_rate = excluded.last_rate,
+          last_baseline = excluded.last_baseline, last_at = excluded.last_at
+      WHERE completion_alarms.last_window < excluded.last_window
+    RETURNING partner_id, last_rate::text AS rate, last_baseline::text AS baseline`.execute(db);
+  return rows.map((r) => ({
+    partnerId: r.partner_id,
+    rate: Number(r.rate),
+    baseline: Number(Number(r.baseline).toFixed(2)),
+    windowStart: windowStart.toISOString(),
+    windowSeconds: options.windowSeconds,
+  }));
+}
+
+/**
+ * The alarm counter per partner, for the metrics endpoint to come (`completion_rate_alarms_total`
+ * with a partner label): how many windows alarmed since the start, across every process.
+ */
+export async function completionAlarmTotals(
+  db: Kysely<DB>,
+): Promise<Array<{ partnerId: string; alarms: number; lastWindow: string }>> {
+  const rows = await db
+    .selectFrom('completion_alarms')
+    .select(['partner_id', 'alarms', 'last_window'])
+    .orderBy('partner_id')
+    .execute();
+  return rows.map((r) => ({
+    partnerId: r.partner_id,
+    alarms: Number(r.alarms),
+    lastWindow: r.last_window.toISOString(),
+  }));
+}

@@ -1,0 +1,38 @@
+// The Content-Security-Policy does not break Swagger UI: /docs renders its operations in headless
+// Chromium and the browser reports no CSP violation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startTestApp } from '../harness.ts';
+import type { TestContext } from '../harness.ts';
+import { freePort, hasChromium, launchChromium } from './browser.ts';
+
+const runBrowser = hasChromium || process.env.REQUIRE_BROWSER === '1';
+
+describe.skipIf(!runBrowser)('/docs under the CSP', () => {
+  let ctx: TestContext;
+  let browser: Browser;
+  let base: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    ctx = await startTestApp({ env: { PUBLIC_BASE_URL: base } });
+    await ctx.app.listen({ port, host: '127.0.0.1' });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await ctx?.close();
+  });
+
+  it('renders the operations with no CSP violation', async () => {
+    const page = await browser.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    const response = await page.goto(`${base}/docs/`);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.getByText('/v1/achieve').first().waitFor({ timeout: 20_000 });
+    expect(violations).toEqual([]);
+  });
+});

@@ -1,0 +1,38 @@
+// Known open-redirect bypasses of a "starts with / but not //" returnTo check (issue 11, finding 5):
+// the pure rule's unit test and the HTTP test both run the whole list.
+
+/** Known open-redirect bypasses of "starts with / but not //" checks; none may leave our pages. */
+export const RETURN_TO_BYPASSES: readonly string[] = [
+  '/.//evil.example/phish',
+  '/app/..//evil.com',
+  '/app/../..//evil.com',
+  '/%2e//evil.com',
+  '/app/%2e%2e//evil.com',
+  '/app/%2E%2E/%2E%2E//evil.com',
+  '/.%2e//evil.com',
+  '//evil.example/app',
+  '///evil.example/app',
+  '/\\evil.example',
+  '/\\/evil.example',
+  '/app\\..\\..\\evil.example',
+  '/\t/evil.example',
+  '/\n/evil.example',
+  '/app\r\n/evil',
+  '/\u0000/evil.example',
+  'https://evil.example/app',
+  'http:evil.example/app',
+  'javascript:alert(1)',
+  '\t/app',
+  ' /app',
+  'app',
+  '',
+  '/',
+  '/admin/v1/partners',
+  '/application',
+  '/apple/..//evil.com',
+  '/console',
+  '/app/../v1/logout',
+  '/app/%2e%2e/v1/me',
+  '/@evil.example/app',
+  '/app@evil.example',
+];

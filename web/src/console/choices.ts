@@ -1,0 +1,79 @@
+// What the console's forms choose from: the fixed options of the API's enums, and the partners and
+// budgets that several pages list in their selects.
+import { formatUnits } from '../shared/format.ts';
+import { useLoad } from '../shared/ui.tsx';
+import { useSession } from './session.tsx';
+import type { Budget, Partner } from './types.ts';
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+export const PROMOTION_TYPES: Option[] = [
+  { value: 'COMPOSITE', label: 'Composite (missions in groups)' },
+  { value: 'DAILY_CHECK', label: 'Daily check-in (streaks)' },
+];
+
+export const RECURRENCES: Option[] = [
+  { value: 'ONE_TIME', label: 'One time' },
+  { value: 'DAILY', label: 'Daily' },
+  { value: 'WEEKLY', label: 'Weekly (from Monday)' },
+  { value: 'MONTHLY', label: 'Monthly' },
+];
+
+export const REWARD_TYPES: Option[] = [
+  { value: 'FIXED', label: 'Fixed amount' },
+  { value: 'LUCKY_DRAW', label: 'Lucky-draw ticket' },
+];
+
+export const BUDGET_TYPES: Option[] = [
+  { value: 'FIXED', label: 'Fixed rewards' },
+  { value: 'LUCKY_DRAW', label: 'Lucky draw' },
+];
+
+export const PARTNER_STATUSES: Option[] = [
+  { value: 'ACTIVE', label: 'Active' },
+  { value: 'DISABLED', label: 'Disabled' },
+];
+
+export const PROMOTION_STATUSES: Option[] = [
+  { value: 'INACTIVE', label: 'Inactive' },
+  { value: 'ACTIVE', label: 'Active' },
+];
+
+/** Everything the console lists at once ("all" in a select); more would want a search box. */
+export const LIST_LIMIT = 500;
+
+export function usePartnerList() {
+  const session = useSession();
+  return useLoad(
+    (signal) => session.api.get('/admin/v1/partners', { query: { limit: LIST_LIMIT }, signal }),
+    [],
+  );
+}
+
+export function useBudgetList() {
+  const session = useSession();
+  return useLoad(
+    (signal) => session.api.get('/admin/v1/budgets', { query: { limit: LIST_LIMIT }, signal }),
+    [],
+  );
+}
+
+export function partnerOptions(partners: Partner[] | undefined): Option[] {
+  return (partners ?? []).map((p) => ({ value: p.id, label: p.name }));
+}
+
+/** A budget by name and what it has left, for choosing the one that pays. */
+export function budgetOptions(budgets: Budget[]): Option[] {
+  return budgets.map((b) => ({
+    value: b.id,
+    label: `${b.name} (${formatUnits(b.remaining, b.decimals)} ${b.assetSymbol} left)`,
+  }));
+}
+
+/** A filter's "any" choice first, then the given options. */
+export function withAny(anyLabel: string, options: Option[]): Option[] {
+  return [{ value: '', label: anyLabel }, ...options];
+}

@@ -1,0 +1,102 @@
+// A promotion's settings form: partner, type, start and time zone are locked once it has been ACTIVE
+// (the service refuses changing them, 2102), so they are shown disabled and never sent.
+import { SelectField, TextField } from '../../../shared/ui.tsx';
+import { partnerOptions, PROMOTION_STATUSES, PROMOTION_TYPES } from '../../choices.ts';
+import { ActionForm } from '../../components/ActionForm.tsx';
+import { choice, field, instantToLocal, localToInstant } from '../../forms.ts';
+import { useSession } from '../../session.tsx';
+import type { BodyOf } from '../../../shared/api-client.ts';
+import type { Partner, Promotion } from '../../types.ts';
+
+const LOCKED_HINT = 'Locked: the promotion has been active, so this can no longer change (error 2102).';
+
+export function PromotionSettings({
+  promotion,
+  partners,
+  onSaved,
+}: {
+  promotion: Promotion;
+  partners: Partner[];
+  onSaved: (p: Promotion) => void;
+}) {
+  const session = useSession();
+  const readOnly = !session.canWrite;
+  // activatedAt is set for good the first time the promotion is ACTIVE.
+  const locked = promotion.activatedAt !== null || readOnly;
+  const lockable = { disabled: locked, hint: promotion.activatedAt !== null ? LOCKED_HINT : undefined };
+  const save = async (form: FormData) => {
+    const endAt = field(form, 'endAt');
+    const body: BodyOf<'patch', '/admin/v1/promotions/{promotionId}'> = {
+      title: field(form, 'title'),
+      status: choice<Promotion['status']>(form, 'status'),
+      endAt: endAt === '' ? null : localToInstant(endAt),
+    };
+    // Disabled (locked) fields are not in the form data, so they are never sent.
+    if (form.has('partnerId')) body.partnerId = field(form, 'partnerId');
+    if (form.has('type')) body.type = choice<Promotion['type']>(form, 'type');
+    if (form.has('timezone')) body.timezone = field(form, 'timezone');
+    if (form.has('startAt')) body.startAt = localToInstant(field(form, 'startAt')) ?? field(form, 'startAt');
+    onSaved(
+      await session.api.patch('/admin/v1/promotions/{promotionId}', {
+        path: { promotionId: promotion.id },
+        body,
+      }),
+    );
+  };
+  return (
+    <ActionForm
+      heading="Settings"
+      failure="The changes were not saved"
+      confirmation="Saved."
+      submit="Save promotion"
+      readOnly={readOnly}
+      onSubmit={save}
+    >
+      <SelectField
+        label="Partner"
+        name="partnerId"
+        defaultValue={promotion.partnerId}
+        {...lockable}
+        options={partnerOptions(partners)}
+      />
+      <SelectField
+        label="Type"
+        name="type"
+        defaultValue={promotion.type}
+        {...lockable}
+        options={PROMOTION_TYPES}
+      />
+      <TextField
+        label="Title"
+        name="title"
+        defaultValue={promotion.title}
+        required
+        maxLength={200}
+        disabled={readOnly}
+      />
+      <TextField label="Time zone" name="timezone" defaultValue={promotion.timezone} required {...lockable} />
+      <TextField
+        label="Starts"
+        name="startAt"
+        type="datetime-local"
+        defaultValue={instantToLocal(promotion.startAt)}
+        required
+        {...lockable}
+      />
+      <TextField
+        label="Ends (optional)"
+        name="endAt"
+        type="datetime-local"
+        defaultValue={instantToLocal(promotion.endAt)}
+        disabled={readOnly}
+      />
+      <SelectField
+        label="Status"
+        name="status"
+        defaultValue={promotion.status}
+        disabled={readOnly}
+        options={PROMOTION_STATUSES}
+      />
+    </ActionForm>
+  );
+}
