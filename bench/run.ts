@@ -43,6 +43,16 @@ interface Row {
 }
 
 const rows: Row[] = [];
+
+/** The last JSON object a child printed (its result), or {} when it printed none. */
+function lastJsonObject(stdout: string): Record<string, unknown> {
+  const start = stdout.lastIndexOf('\n{');
+  try {
+    return JSON.parse(stdout.slice(start + 1)) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
 const log = (...args: unknown[]) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
 
 function databaseUrl(name: string): string {
@@ -476,6 +486,40 @@ async function main(): Promise<void> {
       note: `${paid} paid in ${payoutSeconds.toFixed(1)} s (incl. process start); transfers ${ledger.transfers}; ledger sum ${ledger.sum}`,
     });
     log(`payout: ${claimsPerSecond.toFixed(0)} claims/s`);
+
+    // --- Chain payout: claims confirmed per second on the embedded dev chain (bench/chain-payout.ts,
+    // in its own process and database), with the on-chain sum checked against the amounts paid ---
+    const chainBlockMs = process.env.BENCH_CHAIN_BLOCK_MS ?? '1000';
+    log(`chain payout: ${process.env.BENCH_CHAIN_CLAIMS ?? 2000} token claims, ${chainBlockMs} ms blocks`);
+    const chainRun = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'bench', 'chain-payout.ts')],
+      {
+        cwd: ROOT,
+        env: { ...process.env, BENCH_DATABASE_URL: SERVER_URL, BENCH_CHAIN_BLOCK_MS: chainBlockMs },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    ).catch((failure: { stdout?: string }) => ({ stdout: failure.stdout ?? '' }));
+    const chainResult = lastJsonObject(chainRun.stdout) as {
+      confirmed?: number;
+      seconds?: number;
+      confirmedPerSecond?: number;
+      onChainSumMatches?: boolean;
+    };
+    const chainPerSecond = chainResult.confirmedPerSecond ?? 0;
+    rows.push({
+      scenario: `chain payout: token claims confirmed, ${chainBlockMs} ms blocks`,
+      rps: chainPerSecond,
+      p50: null,
+      p99: null,
+      ceiling: 'target 300 claims/s',
+      ceilingRps: 300,
+      ratio: chainPerSecond / 300,
+      target: '>= 300/s, sum exact',
+      pass: chainPerSecond >= 300 && chainResult.onChainSumMatches === true,
+      note: `${chainResult.confirmed ?? 0} confirmed in ${chainResult.seconds ?? '-'} s; on-chain sum matches: ${chainResult.onChainSumMatches === true}`,
+    });
+    log(`chain payout: ${chainPerSecond} claims/s`);
 
     // --- Growth, last: loading 10 million rows disturbs the machine for minutes afterwards ---
     log(`growth: loading ${GROWTH_ROWS.toLocaleString()} progress rows`);
