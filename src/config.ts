@@ -66,6 +66,8 @@ export interface Config {
   httpTimeouts: HttpTimeouts;
   /** Key-encryption key of reward-wallet keys (AES-256-GCM, 32 bytes); undefined = dev key in dataDir. */
   walletKek: Buffer | undefined;
+  /** Earlier key-encryption keys still accepted for decryption while a rotation runs (WALLET_KEK_PREVIOUS). */
+  walletKekPrevious: Buffer[];
   /** Request rate limits (docs/security.md, "Rate limits"). */
   rateLimits: RateLimitConfig;
   /** Refusing work the process cannot do in time (docs/security.md, "Load shedding and queues"). */
@@ -283,15 +285,14 @@ function loadLoginConfig(env: Env, nodeEnv: string): LoginConfig {
 }
 
 /** WALLET_KEK: 32 bytes as 64 hex digits or base64 (docs/payout.md). */
-export function parseWalletKek(raw: string | undefined): Buffer | undefined {
+export function parseWalletKek(raw: string | undefined, name = 'WALLET_KEK'): Buffer | undefined {
   if (raw === undefined) return undefined;
   const key = /^[0-9a-fA-F]{64}$/.test(raw)
     ? Buffer.from(raw, 'hex')
     : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw)
       ? Buffer.from(raw, 'base64')
       : undefined;
-  if (key?.length !== 32)
-    throw new ConfigError('WALLET_KEK', 'must be 32 bytes written as 64 hex digits or base64');
+  if (key?.length !== 32) throw new ConfigError(name, 'must be 32 bytes written as 64 hex digits or base64');
   return key;
 }
 
@@ -416,6 +417,11 @@ export function loadConfig(env: Env = process.env): Config {
     completionAlarmMinCompletions: integer(env, 'COMPLETION_ALARM_MIN_COMPLETIONS', 100, 1, 1_000_000_000),
     httpTimeouts: httpTimeouts(env),
     walletKek: parseWalletKek(nonEmpty(env, 'WALLET_KEK')),
+    walletKekPrevious: (nonEmpty(env, 'WALLET_KEK_PREVIOUS') ?? '')
+      .split(',')
+      .map((value) => value.trim())
+      .filter((value) => value !== '')
+      .map((value) => parseWalletKek(value, 'WALLET_KEK_PREVIOUS') as Buffer),
     rateLimits: loadRateLimitConfig(env),
     loadShedding: loadLoadSheddingConfig(env),
     frameAncestors: parseFrameAncestors(nonEmpty(env, 'FRAME_ANCESTORS')),

@@ -34,7 +34,7 @@ describe('private keys at rest', () => {
     const other = createPrivateKey();
     const sealed = encryptPrivateKey(kek, privateKey, address);
     expect(sealed).not.toContain(privateKey.slice(2));
-    expect(Buffer.from(sealed.split(':')[1] ?? '', 'base64').toString('hex')).not.toContain(
+    expect(Buffer.from(sealed.split(':').at(-1) ?? '', 'base64').toString('hex')).not.toContain(
       privateKey.slice(2),
     );
     expect(decryptPrivateKey(kek, sealed, address)).toBe(privateKey);

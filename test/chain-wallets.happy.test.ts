@@ -203,7 +203,7 @@ describe('operators: networks, assets, wallets', () => {
       .where('budget_id', '=', budgetId)
       .executeTakeFirstOrThrow();
     expect(stored.encrypted_key.toLowerCase()).not.toContain(secret);
-    expect(Buffer.from(stored.encrypted_key.split(':')[1] ?? '', 'base64').toString('hex')).not.toContain(
+    expect(Buffer.from(stored.encrypted_key.split(':').at(-1) ?? '', 'base64').toString('hex')).not.toContain(
       secret,
     );
   });

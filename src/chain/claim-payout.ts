@@ -112,9 +112,14 @@ export function createClaimChainPayout(options: ClaimChainPayoutOptions) {
 export function chainPayoutForWorker(
   db: Kysely<DB>,
   clock: Clock,
-  config: Pick<Config, 'walletKek' | 'nodeEnv' | 'dataDir'>,
+  config: Pick<Config, 'walletKek' | 'walletKekPrevious' | 'nodeEnv' | 'dataDir'>,
   warn: (message: string) => void,
 ): ClaimChainPayout {
   let kek: Buffer | undefined;
-  return createClaimChainPayout({ db, clock, kek: () => (kek ??= resolveWalletKek(config, warn)) });
+  return createClaimChainPayout({
+    db,
+    clock,
+    kek: () => (kek ??= resolveWalletKek(config, warn)),
+    previousKeks: config.walletKekPrevious,
+  });
 }

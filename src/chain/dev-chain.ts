@@ -118,6 +118,8 @@ export interface DevChainOptions {
   blockIntervalMs?: number;
   /** Refuses to start when 'production' (a dev chain is never a real network). */
   nodeEnv?: string;
+  /** How long the chain's process may take to listen (default 30 s). */
+  startTimeoutMs?: number;
   /**
    * The funded deployer's key; new at each start by default. A fixed one makes the first token
    * deployed land at the same address after every restart (docs/payout.md, "The development chain").
@@ -216,7 +218,7 @@ export async function startDevChain(options: DevChainOptions): Promise<DevChain>
   );
   let rpcUrl: string;
   try {
-    rpcUrl = await waitForListening(child, 30_000);
+    rpcUrl = await waitForListening(child, options.startTimeoutMs ?? 30_000);
   } catch (error) {
     child.kill('SIGKILL');
     throw error;

@@ -85,6 +85,8 @@ export interface ChainPayoutOptions {
   clock: Clock;
   /** Key-encryption key of the wallets' private keys (a function: resolved at the first signature). */
   kek: Buffer | (() => Buffer);
+  /** Earlier key-encryption keys, still accepted for decryption during a rotation (WALLET_KEK_PREVIOUS). */
+  previousKeks?: readonly Buffer[];
   /** Called in the transaction that settles payouts: a claim's outcome commits with its payout's. */
   onSettled?: (trx: Transaction<DB>, outcomes: ClaimOutcome[]) => Promise<void>;
   /** A transaction without a receipt is sent again after this long (default 15 s). */
@@ -138,6 +140,7 @@ export function createChainPayout(options: ChainPayoutOptions) {
             typeof options.kek === 'function' ? options.kek() : options.kek,
             wallet.encrypted_key,
             wallet.address,
+            options.previousKeks,
           ),
         );
       signers.set(wallet.id, signer);

@@ -1,6 +1,6 @@
 // Signing behind a small interface so that a KMS can replace the local key later, and the local
 // key's protection at rest: AES-256-GCM under the key-encryption key, bound to the wallet address.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Address, Hex, TransactionSerializableEIP1559 } from 'viem';
@@ -37,7 +37,17 @@ export function addressOfPrivateKey(privateKey: string): Address {
   return privateKeyToAccount(privateKey as Hex).address;
 }
 
-const FORMAT = 'v1';
+/**
+ * The format of a sealed key: `v2:<KEK fingerprint>:<base64 of iv, tag, ciphertext>`. The fingerprint
+ * names the key-encryption key, so that during a rotation a process picks the right one of its keys
+ * and says which it lacks. `v1:<base64>` (before rotation existed) still opens with any key held.
+ */
+const FORMAT = 'v2';
+
+/** The public name of a key-encryption key: the first 12 hex digits of its SHA-256. */
+export function kekFingerprint(kek: Buffer): string {
+  return createHash('sha256').update(kek).digest('hex').slice(0, 12);
+}
 
 /**
  * Encrypts a private key under the key-encryption key. The address is authenticated data: a
@@ -48,18 +58,51 @@ export function encryptPrivateKey(kek: Buffer, privateKey: Hex, address: Address
   const cipher = createCipheriv('aes-256-gcm', kek, iv);
   cipher.setAAD(Buffer.from(address.toLowerCase()));
   const body = Buffer.concat([cipher.update(Buffer.from(privateKey.slice(2), 'hex')), cipher.final()]);
-  return `${FORMAT}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
+  return `${FORMAT}:${kekFingerprint(kek)}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
 }
 
-export function decryptPrivateKey(kek: Buffer, encrypted: string, address: string): Hex {
-  const [format, data] = encrypted.split(':');
-  if (format !== FORMAT || data === undefined) throw new Error('unknown wallet key format');
+function openSealed(kek: Buffer, data: string, address: string): Hex {
   const bytes = Buffer.from(data, 'base64');
   const decipher = createDecipheriv('aes-256-gcm', kek, bytes.subarray(0, 12));
   decipher.setAAD(Buffer.from(address.toLowerCase()));
   decipher.setAuthTag(bytes.subarray(12, 28));
   const key = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]);
   return `0x${key.toString('hex')}`;
+}
+
+/**
+ * Decrypts a sealed key with the current key-encryption key or one of the previous ones
+ * (WALLET_KEK_PREVIOUS, during a rotation). Throws naming the fingerprint it lacks, never the key.
+ */
+export function decryptPrivateKey(
+  kek: Buffer,
+  encrypted: string,
+  address: string,
+  previous: readonly Buffer[] = [],
+): Hex {
+  const ring = [kek, ...previous];
+  const parts = encrypted.split(':');
+  if (parts[0] === 'v2' && parts.length === 3) {
+    const wanted = parts[1];
+    const match = ring.find((candidate) => kekFingerprint(candidate) === wanted);
+    if (!match)
+      throw new Error(
+        `the wallet key of ${address} is encrypted under KEK ${wanted}; this process holds ${ring.map(kekFingerprint).join(', ')} (set WALLET_KEK_PREVIOUS during a rotation)`,
+      );
+    return openSealed(match, parts[2] as string, address);
+  }
+  if (parts[0] === 'v1' && parts.length === 2) {
+    let failure: unknown;
+    for (const candidate of ring) {
+      try {
+        return openSealed(candidate, parts[1] as string, address);
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw failure;
+  }
+  throw new Error('unknown wallet key format');
 }
 
 /**

@@ -22,7 +22,8 @@ export async function startTestChain(
   options: { blockIntervalMs?: number } = {},
 ): Promise<DevChain & { cleanup(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mrs-chain-'));
-  const chain = await startDevChain({ dataDir: CHAIN_CACHE_DIR, ...options });
+  // A loaded CI machine (two test files and their databases on two cores) can take a while to start it.
+  const chain = await startDevChain({ dataDir: CHAIN_CACHE_DIR, startTimeoutMs: 50_000, ...options });
   return {
     ...chain,
     async cleanup() {
