@@ -125,8 +125,12 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
     publicRoutes,
     partner: {
       authenticate: (partnerId, apiKey) =>
-        authenticatePartner(db, partnerId, apiKey, (conn, id) =>
-          caches.partners.get(id, () => findPartnerCredentials(conn, id)),
+        authenticatePartner(
+          db,
+          partnerId,
+          apiKey,
+          (conn, id) => caches.partners.get(id, () => findPartnerCredentials(conn, id)),
+          config.serviceEnvironment,
         ),
       routes: [checkLinkRoute, connectRoute(onLinked)] as FastifyPluginAsync[],
       allowListedRoutes: [achieveRoute(achiever)] as FastifyPluginAsync[],
