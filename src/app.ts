@@ -35,6 +35,8 @@ import { drawAdminRoutes, drawPublicRoutes } from './rewards/routes/draws.ts';
 import { reportRoutes } from './reports/routes/index.ts';
 import { chainAdminRoutes } from './chain/routes/admin.ts';
 import { meWalletRoutes } from './chain/routes/me-wallet.ts';
+import { idempotencyOnRoute } from './idempotency/route-hooks.ts';
+import { startIdempotencyKeyPurge } from './idempotency/expiry-purge.ts';
 
 export type { App, AppDeps } from './http/server.ts';
 
@@ -61,6 +63,14 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
     );
   }
   const caches = await createHotPathCaches(database, config.cacheTtlMs);
+  // Idempotency-Key on achieve, connect and the operator creates: added before the scopes register
+  // their routes, so it attaches to those routes only (src/idempotency/route-hooks.ts).
+  app.addHook('onRoute', idempotencyOnRoute({ db, clock }));
+  let keyPurge: { stop(): Promise<void> } | undefined;
+  app.addHook('onReady', async () => {
+    keyPurge = startIdempotencyKeyPurge(db, clock, { log: app.log });
+  });
+  app.addHook('onClose', async () => keyPurge?.stop());
   app.addHook('onClose', async () => caches.stop());
 
   // The completion path: catalog facts come from the cache; on a miss whoever asks reads them (the
@@ -115,8 +125,12 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
     publicRoutes,
     partner: {
       authenticate: (partnerId, apiKey) =>
-        authenticatePartner(db, partnerId, apiKey, (conn, id) =>
-          caches.partners.get(id, () => findPartnerCredentials(conn, id)),
+        authenticatePartner(
+          db,
+          partnerId,
+          apiKey,
+          (conn, id) => caches.partners.get(id, () => findPartnerCredentials(conn, id)),
+          config.serviceEnvironment,
         ),
       routes: [checkLinkRoute, connectRoute(onLinked)] as FastifyPluginAsync[],
       allowListedRoutes: [achieveRoute(achiever)] as FastifyPluginAsync[],

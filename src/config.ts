@@ -38,6 +38,10 @@ export interface Config {
   readiness: { timeoutMs: number; maxPoolWaiting: number };
   /** 'production' refuses development-only conveniences. */
   nodeEnv: string;
+  /** Which partner-facing environment this deployment is (docs/environments.md). */
+  serviceEnvironment: ServiceEnvironment;
+  /** The base address of each environment, for the OpenAPI document's servers; this one's is always set. */
+  environmentBaseUrls: Partial<Record<ServiceEnvironment, string>>;
   /** Lifetime of an end-user session, in seconds. */
   sessionTtlSeconds: number;
   login: LoginConfig;
@@ -124,6 +128,41 @@ export interface LoadSheddingConfig {
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
+
+export type ServiceEnvironment = 'preview' | 'production';
+
+/**
+ * SERVICE_ENVIRONMENT: preview (the default) or production. Independent of NODE_ENV (a preview
+ * deployment may run NODE_ENV=production with a real login), except that production needs
+ * NODE_ENV=production: the development conveniences never serve live keys.
+ */
+export function parseServiceEnvironment(raw: string | undefined, nodeEnv: string): ServiceEnvironment {
+  const value = raw ?? 'preview';
+  if (value !== 'preview' && value !== 'production')
+    throw new ConfigError('SERVICE_ENVIRONMENT', `must be 'preview' or 'production', got '${value}'`);
+  if (value === 'production' && nodeEnv !== 'production')
+    throw new ConfigError('SERVICE_ENVIRONMENT', `'production' needs NODE_ENV=production, got '${nodeEnv}'`);
+  return value;
+}
+
+function environmentBaseUrls(
+  env: Env,
+  current: ServiceEnvironment,
+  publicBaseUrl: string,
+): Partial<Record<ServiceEnvironment, string>> {
+  const read = (name: string) => {
+    const raw = nonEmpty(env, name);
+    return raw === undefined ? undefined : url(env, name, raw, ['http:', 'https:']).replace(/\/+$/, '');
+  };
+  const preview = read('PUBLIC_BASE_URL_PREVIEW');
+  const production = read('PUBLIC_BASE_URL_PRODUCTION');
+  return {
+    ...(preview !== undefined && { preview }),
+    ...(production !== undefined && { production }),
+    // This deployment's own address is PUBLIC_BASE_URL unless its environment's variable says otherwise.
+    [current]: (current === 'preview' ? preview : production) ?? publicBaseUrl,
+  };
+}
 
 /** The platform login (OpenID Connect; LINE Login in production). */
 export interface LoginConfig {
@@ -365,6 +404,7 @@ export function loadConfig(env: Env = process.env): Config {
   );
   const nodeEnv = nonEmpty(env, 'NODE_ENV') ?? 'development';
   const login = loadLoginConfig(env, nodeEnv);
+  const serviceEnvironment = parseServiceEnvironment(nonEmpty(env, 'SERVICE_ENVIRONMENT'), nodeEnv);
   // Session cookies are Secure in production and the login callback is built from this URL.
   if (nodeEnv === 'production' && !publicBaseUrl.startsWith('https://')) {
     throw new ConfigError(
@@ -396,6 +436,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxPoolWaiting: integer(env, 'READYZ_MAX_POOL_WAITING', 50, 0, 100_000),
     },
     nodeEnv,
+    serviceEnvironment,
+    environmentBaseUrls: environmentBaseUrls(env, serviceEnvironment, publicBaseUrl),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 90 * 24 * 3600),
     login,
     payoutWorker: (nonEmpty(env, 'PAYOUT_WORKER') ?? 'true') !== 'false',

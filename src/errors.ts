@@ -101,6 +101,15 @@ export const ERRORS = {
   SIWE_CHALLENGE_INVALID: { code: 3610, status: 400, category: 'Wallet' },
   SIWE_SIGNATURE_INVALID: { code: 3611, status: 400, category: 'Wallet' },
   NOT_FOUND_USER_WALLET: { code: 3612, status: 404, category: 'Wallet' },
+
+  // --- 3900: idempotency keys (docs/idempotency.md) ---
+  IDEMPOTENCY_KEY_INVALID: { code: 3900, status: 400, category: 'Idempotency' },
+  IDEMPOTENCY_KEY_REUSED: { code: 3901, status: 422, category: 'Idempotency' },
+  IDEMPOTENCY_KEY_IN_USE: { code: 3902, status: 409, category: 'Idempotency' },
+  IDEMPOTENCY_KEY_NOT_ACCEPTED: { code: 3903, status: 400, category: 'Idempotency' },
+
+  // --- 3950: preview and production (docs/environments.md) ---
+  API_KEY_WRONG_ENVIRONMENT: { code: 3950, status: 401, category: 'Environment' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;

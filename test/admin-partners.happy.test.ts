@@ -39,7 +39,7 @@ describe('partners and API keys', () => {
     const issued = await ctx.admin('POST', `/admin/v1/partners/${partner.id}/api-keys`, { name: 'server-1' });
     expect(issued.statusCode).toBe(201);
     const key = issued.json();
-    expect(key.apiKey).toMatch(/^mrk_[A-Za-z0-9_-]{43}$/);
+    expect(key.apiKey).toMatch(/^mrk_test_[A-Za-z0-9_-]{43}$/);
     expect(key.apiKey.startsWith(key.prefix)).toBe(true);
 
     const list = await ctx.admin('GET', `/admin/v1/partners/${partner.id}/api-keys`);

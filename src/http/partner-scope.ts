@@ -13,7 +13,11 @@ export interface ScopePartner {
 
 /** How a partner's credentials checked out (partners/service.ts answers it). */
 export type PartnerAuthentication =
-  { outcome: 'OK'; partner: ScopePartner } | { outcome: 'UNAUTHORIZED' } | { outcome: 'DISABLED' };
+  | { outcome: 'OK'; partner: ScopePartner }
+  | { outcome: 'UNAUTHORIZED' }
+  | { outcome: 'DISABLED' }
+  /** The key's prefix names the other environment (docs/environments.md); checked before any lookup. */
+  | { outcome: 'WRONG_ENVIRONMENT'; message: string };
 
 export interface PartnerScopeOptions {
   authenticate(partnerId: string, apiKey: string): Promise<PartnerAuthentication>;
@@ -52,6 +56,10 @@ async function requirePartner(
   if (result.outcome === 'UNAUTHORIZED') {
     await limits.failedPartnerKey(request, reply, partnerId);
     throw appError('PARTNER_UNAUTHORIZED', 'invalid partner id or API key');
+  }
+  if (result.outcome === 'WRONG_ENVIRONMENT') {
+    await limits.failedPartnerKey(request, reply, partnerId);
+    throw appError('API_KEY_WRONG_ENVIRONMENT', result.message);
   }
   if (result.outcome === 'DISABLED') throw appError('PARTNER_DISABLED', `partner '${partnerId}' is disabled`);
   request.partner = result.partner;

@@ -68,5 +68,26 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  // Which environment this deployment is: the pages show a banner on preview (docs/environments.md).
+  app.get(
+    '/v1/environment',
+    {
+      schema: {
+        tags: ['operations'],
+        summary:
+          'Which environment this deployment is: preview (mrk_test_ keys) or production (mrk_live_ keys)',
+        response: {
+          200: Type.Object({
+            environment: Type.Union([Type.Literal('preview'), Type.Literal('production')]),
+          }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return { environment: app.deps.config.serviceEnvironment };
+    },
+  );
+
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

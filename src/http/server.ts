@@ -59,6 +59,19 @@ export interface ServerWiring {
   user: UserScopeOptions;
 }
 
+/** The OpenAPI servers: this deployment's environment first, then the other one when configured. */
+function environmentServers(config: Config): Array<{ url: string; description: string }> {
+  const names = { preview: 'Preview (mrk_test_ keys)', production: 'Production (mrk_live_ keys)' } as const;
+  const order =
+    config.serviceEnvironment === 'production'
+      ? (['production', 'preview'] as const)
+      : (['preview', 'production'] as const);
+  return order.flatMap((environment) => {
+    const url = config.environmentBaseUrls[environment];
+    return url === undefined ? [] : [{ url, description: names[environment] }];
+  });
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
@@ -179,7 +192,8 @@ export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<Ser
           'Partner API (link check, login redirect, connect, achieve), operator API under /admin/v1. ' +
           'Every error has the body {code, name, message}; see docs/errors.md.',
       },
-      servers: [{ url: config.publicBaseUrl }],
+      // Both environments' base addresses (docs/environments.md); this deployment's first.
+      servers: environmentServers(config),
       components: {
         securitySchemes: {
           partnerId: { type: 'apiKey', in: 'header', name: 'X-Partner-Id' },

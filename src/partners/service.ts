@@ -8,6 +8,8 @@ import type { Clock } from '../domain/clock.ts';
 import { digestsEqual, newId, newSecret, sha256Hex } from '../domain/ids.ts';
 import { canonicalCidr } from '../domain/ip-allow-list.ts';
 import * as store from './store.ts';
+import type { ServiceEnvironment } from '../config.ts';
+import { environmentOfKey, KEY_PREFIXES, wrongEnvironmentMessage } from './key-environment.ts';
 import type { ApiKeyRow, PartnerRow } from './store.ts';
 
 export interface PartnerView {
@@ -144,14 +146,17 @@ export async function createApiKey(
   clock: Clock,
   partnerId: string,
   name: string | undefined,
+  /** The deployment's environment: its keys carry it in their prefix (mrk_test_, mrk_live_). */
+  environment: ServiceEnvironment,
 ): Promise<ApiKeyView & { apiKey: string }> {
   await getPartner(db, partnerId);
-  const apiKey = newSecret('mrk');
+  const apiKey = newSecret(KEY_PREFIXES[environment]);
   const row = await store.insertApiKey(db, {
     id: newId('key'),
     partnerId,
     keyHash: sha256Hex(apiKey),
-    keyPrefix: apiKey.slice(0, 10),
+    // 'mrk_test_' or 'mrk_live_' and four random characters.
+    keyPrefix: apiKey.slice(0, 13),
     name: name ?? null,
     now: clock.now(),
   });
@@ -178,7 +183,10 @@ export { findPartner, findPartnerCredentials } from './store.ts';
 export type { PartnerRow } from './store.ts';
 
 export type PartnerAuthResult =
-  { outcome: 'OK'; partner: PartnerRow } | { outcome: 'UNAUTHORIZED' } | { outcome: 'DISABLED' };
+  | { outcome: 'OK'; partner: PartnerRow }
+  | { outcome: 'UNAUTHORIZED' }
+  | { outcome: 'DISABLED' }
+  | { outcome: 'WRONG_ENVIRONMENT'; message: string };
 
 /** Checks a partner id and API key: the key's hash is compared in constant time with each live key. */
 export async function authenticatePartner(
@@ -187,7 +195,13 @@ export async function authenticatePartner(
   apiKey: string,
   /** Where the credentials come from (the hot-path cache in the server). */
   find: typeof store.findPartnerCredentials = store.findPartnerCredentials,
+  /** The deployment's environment; a key naming the other one is refused before any lookup. */
+  environment?: ServiceEnvironment,
 ): Promise<PartnerAuthResult> {
+  const keyEnvironment = environmentOfKey(apiKey);
+  if (environment !== undefined && keyEnvironment !== undefined && keyEnvironment !== environment) {
+    return { outcome: 'WRONG_ENVIRONMENT', message: wrongEnvironmentMessage(keyEnvironment) };
+  }
   const credentials = await find(db, partnerId);
   if (!credentials) return { outcome: 'UNAUTHORIZED' };
   const presented = sha256Hex(apiKey);

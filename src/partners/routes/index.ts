@@ -135,7 +135,15 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) =>
       reply
         .code(201)
-        .send(await partners.createApiKey(database.db, clock, request.params.partnerId, request.body?.name)),
+        .send(
+          await partners.createApiKey(
+            database.db,
+            clock,
+            request.params.partnerId,
+            request.body?.name,
+            app.deps.config.serviceEnvironment,
+          ),
+        ),
   );
 
   app.get(

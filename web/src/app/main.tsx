@@ -4,8 +4,11 @@ import '../shared/base.css';
 import './app.css';
 import { MissionPage } from './MissionPage.tsx';
 
+import { EnvironmentBanner } from '../shared/environment-banner.tsx';
+
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
+    <EnvironmentBanner />
     <MissionPage />
   </StrictMode>,
 );

@@ -4,8 +4,11 @@ import '../shared/base.css';
 import './console.css';
 import { ConsoleApp } from './ConsoleApp.tsx';
 
+import { EnvironmentBanner } from '../shared/environment-banner.tsx';
+
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
+    <EnvironmentBanner />
     <ConsoleApp />
   </StrictMode>,
 );

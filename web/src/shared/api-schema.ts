@@ -475,7 +475,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -588,6 +594,27 @@ export interface paths {
         };
         /** @description The body of every error response. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -1172,7 +1199,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path: {
           /** @description Budget id */
           id: string;
@@ -1290,6 +1323,27 @@ export interface paths {
         };
         /** @description The body of every error response. */
         409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -1539,7 +1593,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path: {
           /** @description Budget id */
           id: string;
@@ -1668,6 +1728,48 @@ export interface paths {
             };
           };
         };
+        /** @description The body of every error response. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
       };
     };
     delete?: never;
@@ -1689,7 +1791,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -1786,6 +1894,27 @@ export interface paths {
         };
         /** @description The body of every error response. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -1919,7 +2048,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -1996,6 +2131,27 @@ export interface paths {
         };
         /** @description The body of every error response. */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -2641,7 +2797,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -2756,6 +2918,27 @@ export interface paths {
         };
         /** @description The body of every error response. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -3412,7 +3595,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path: {
           /** @description Mission group id */
           groupId: string;
@@ -3540,6 +3729,27 @@ export interface paths {
         };
         /** @description The body of every error response. */
         409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -4363,7 +4573,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -4440,6 +4656,48 @@ export interface paths {
         };
         /** @description The body of every error response. */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -5379,7 +5637,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -5486,6 +5750,48 @@ export interface paths {
         };
         /** @description The body of every error response. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -6186,7 +6492,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path: {
           /** @description Promotion id */
           promotionId: string;
@@ -6282,6 +6594,48 @@ export interface paths {
         };
         /** @description The body of every error response. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -6477,7 +6831,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -6552,6 +6912,48 @@ export interface paths {
         };
         /** @description The body of every error response. */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -7117,7 +7519,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -7398,6 +7806,44 @@ export interface paths {
               name: string;
             } & {
               [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/environment': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Which environment this deployment is: preview (mrk_test_ keys) or production (mrk_live_ keys) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              environment: 'preview' | 'production';
             };
           };
         };
@@ -8723,7 +9169,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -8820,6 +9272,27 @@ export interface paths {
         };
         /** @description The body of every error response. */
         409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        422: {
           headers: {
             [name: string]: unknown;
           };

@@ -81,6 +81,13 @@ const WORDS: Record<string, string> = {
   NOT_FOUND_REWARD_RULE: 'There is no reward to remove.',
   NOT_FOUND_DRAW: 'That lucky draw does not exist.',
   DRAW_ALREADY_DRAWN: 'The draw has already run; its winners are final.',
+  IDEMPOTENCY_KEY_INVALID: 'The Idempotency-Key header is not a valid key (1–255 printable characters).',
+  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was already used for a different request; use a new key.',
+  IDEMPOTENCY_KEY_IN_USE: 'The same request is still being processed; wait a moment and retry.',
+  IDEMPOTENCY_KEY_NOT_ACCEPTED:
+    'This operation cannot be repeated safely with an Idempotency-Key; send it without one.',
+  API_KEY_WRONG_ENVIRONMENT:
+    'The API key belongs to the other environment (a preview key sent to production, or the reverse).',
 };
 
 /** The error names that have words (a test checks the whole catalog is covered). */

@@ -1,0 +1,50 @@
+// The Idempotency-Key header and the fingerprint of a request, without I/O: what makes two
+// requests "the same" (docs/idempotency.md).
+import { createHash } from 'node:crypto';
+
+/** Longest key accepted (Stripe's bound). */
+export const MAX_KEY_LENGTH = 255;
+
+// Printable ASCII without space, '"', ',' and '\': a bare token, or the same inside the quotes of
+// a Structured Fields string (the IETF draft writes the header as `Idempotency-Key: "..."`). The
+// comma is out because Node joins a repeated header with ', '.
+const KEY = /^[\x21\x23-\x2b\x2d-\x5b\x5d-\x7e]+$/;
+
+export type ParsedKey = { ok: true; key: string } | { ok: false; problem: string };
+
+/** The key of an Idempotency-Key header value (bare or as a quoted sf-string), or why it is refused. */
+export function parseIdempotencyKey(raw: string | string[]): ParsedKey {
+  if (Array.isArray(raw)) return { ok: false, problem: 'send one Idempotency-Key header, not several' };
+  const quoted = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"');
+  const key = quoted ? raw.slice(1, -1) : raw;
+  if (key.length === 0) return { ok: false, problem: 'the Idempotency-Key header is empty' };
+  if (key.length > MAX_KEY_LENGTH) {
+    return { ok: false, problem: `an Idempotency-Key has at most ${MAX_KEY_LENGTH} characters` };
+  }
+  if (!KEY.test(key)) {
+    return {
+      ok: false,
+      problem: 'an Idempotency-Key is printable ASCII without spaces, quotes, commas or backslashes',
+    };
+  }
+  return { ok: true, key };
+}
+
+/** JSON with every object's keys sorted, so that key order and spacing do not change the fingerprint. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.keys(value as Record<string, unknown>)
+    .sort()
+    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+  return `{${entries.join(',')}}`;
+}
+
+/** SHA-256 (hex) of the canonical request: method, path (without the query) and body. */
+export function requestFingerprint(method: string, url: string, body: unknown): string {
+  const path = url.split('?', 1)[0] ?? url;
+  return createHash('sha256')
+    .update(`${method.toUpperCase()}\n${path}\n${body === undefined ? '' : canonicalJson(body)}`)
+    .digest('hex');
+}

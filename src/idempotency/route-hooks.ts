@@ -1,0 +1,247 @@
+// Which routes take an Idempotency-Key, and the hooks that give them its semantics
+// (docs/idempotency.md). The composition root adds `idempotencyOnRoute` before the scopes register,
+// so the hooks are attached to those routes only: every other route, and every request without
+// the header, pays nothing.
+import type {
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onResponseHookHandler,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
+import { Type } from 'typebox';
+import { appError } from '../errors.ts';
+import { ErrorBody } from '../http/schemas.ts';
+import type { ScopePartner } from '../http/partner-scope.ts';
+import type { ScopeAdmin } from '../http/admin-scope.ts';
+import { parseIdempotencyKey, requestFingerprint } from './request-key.ts';
+import { abandonKeyedRequest, beginKeyedRequest, endKeyedRequest } from './service.ts';
+import type { IdempotencyDeps } from './service.ts';
+
+/**
+ * `keyed`: takes the header. `refused`: its answer carries a secret shown once, which is never
+ * stored, so it cannot be replayed: the header is refused rather than silently ignored.
+ */
+export const IDEMPOTENT_ROUTES: Readonly<Record<string, 'keyed' | 'refused'>> = {
+  'POST /v1/achieve': 'keyed',
+  'POST /v1/mission-users/connect': 'keyed',
+  // The operator creates (and the budget top-up, the one other POST that a blind retry repeats).
+  'POST /admin/v1/partners': 'keyed',
+  'POST /admin/v1/promotions': 'keyed',
+  'POST /admin/v1/promotions/:promotionId/mission-groups': 'keyed',
+  'POST /admin/v1/mission-groups/:groupId/missions': 'keyed',
+  'POST /admin/v1/reward-assets': 'keyed',
+  'POST /admin/v1/budgets': 'keyed',
+  'POST /admin/v1/budgets/:id/top-up': 'keyed',
+  'POST /admin/v1/draws': 'keyed',
+  'POST /admin/v1/chain-networks': 'keyed',
+  'POST /admin/v1/chain-assets': 'keyed',
+  'POST /admin/v1/budgets/:id/reward-wallet': 'keyed',
+  'POST /admin/v1/partners/:partnerId/api-keys': 'refused',
+  'POST /admin/v1/admin-credentials': 'refused',
+};
+
+/** Response headers replayed with the body (the request id and security headers are the repeat's own). */
+const KEPT_HEADERS = ['content-type', 'location'] as const;
+
+const HEADER = 'idempotency-key';
+
+interface Run {
+  scope: string;
+  key: string;
+  owner: string;
+}
+
+// Runs in flight, by request: a WeakMap so that requests without a key carry nothing.
+const runs = new WeakMap<FastifyRequest, Run>();
+
+/** Partner routes are keyed per partner, operator routes per admin credential. */
+function scopeOf(request: FastifyRequest): string {
+  const partner = request.partner as ScopePartner | null | undefined;
+  if (partner) return `partner:${partner.id}`;
+  const admin = request.admin as ScopeAdmin | null | undefined;
+  if (admin) return `admin:${admin.id}`;
+  // Only routes of the partner and admin scopes are listed above.
+  throw new Error('an idempotent route outside the partner and admin scopes');
+}
+
+function sendStored(
+  reply: FastifyReply,
+  answer: { status: number; headers: Record<string, string>; body: string | null },
+) {
+  reply.code(answer.status).headers(answer.headers).header('idempotent-replayed', 'true');
+  return answer.body === null ? reply.send() : reply.send(answer.body);
+}
+
+// After authentication and validation (a refused request never pins a key), before the handler.
+// Answers true when it has answered (a replay).
+async function beginKeyed(
+  deps: IdempotencyDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<boolean> {
+  const parsed = parseIdempotencyKey(request.headers[HEADER] as string | string[]);
+  if (!parsed.ok) throw appError('IDEMPOTENCY_KEY_INVALID', parsed.problem);
+  const scope = scopeOf(request);
+  const fingerprint = requestFingerprint(request.method, request.url, request.body);
+  const result = await beginKeyedRequest(deps, scope, parsed.key, fingerprint);
+  switch (result.outcome) {
+    case 'RUN':
+      runs.set(request, { scope, key: parsed.key, owner: result.owner });
+      return false;
+    case 'REPLAY':
+      request.log.info({ idempotencyKey: parsed.key }, 'idempotent replay');
+      await sendStored(reply, result.answer);
+      return true;
+    case 'OTHER_REQUEST':
+      throw appError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'this Idempotency-Key was used with another request (method, path or body) in the last 24 hours; use a new key',
+      );
+    case 'IN_PROGRESS':
+      reply.header('retry-after', '1');
+      throw appError(
+        'IDEMPOTENCY_KEY_IN_USE',
+        'a request with this Idempotency-Key is still running; retry once it has answered',
+      );
+  }
+}
+
+// Callback style, not async: a request without the header costs one property read, no promise.
+function beginHook(deps: IdempotencyDeps): preHandlerHookHandler {
+  return (request, reply, done) => {
+    if (request.headers[HEADER] === undefined) return done();
+    beginKeyed(deps, request, reply).then(
+      (answered) => {
+        if (!answered) done();
+      },
+      (err: Error) => done(err),
+    );
+  };
+}
+
+function refuseHook(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (request.headers[HEADER] === undefined) return done();
+  done(
+    appError(
+      'IDEMPOTENCY_KEY_NOT_ACCEPTED',
+      'this operation does not take an Idempotency-Key: its answer holds a secret shown once, which is never stored for a replay',
+    ),
+  );
+}
+
+// The answer is stored before the client sees it (onSend), so a repeat never finds the key still
+// running once the first answer arrived. The handler has returned by then: for achieve and connect
+// that means committed (a 200 means the data is committed), so only a committed answer is stored.
+async function storeAnswer(
+  deps: IdempotencyDeps,
+  run: Run,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<void> {
+  const body =
+    payload === undefined || payload === null
+      ? null
+      : typeof payload === 'string'
+        ? payload
+        : Buffer.isBuffer(payload)
+          ? payload.toString('utf8')
+          : undefined;
+  try {
+    if (body === undefined) {
+      await abandonKeyedRequest(deps, run.scope, run.key, run.owner);
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    const held = await endKeyedRequest(deps, run.scope, run.key, run.owner, {
+      status: reply.statusCode,
+      headers,
+      body,
+    });
+    if (!held)
+      request.log.warn(
+        { idempotencyKey: run.key },
+        'idempotency key was taken over before its answer was stored',
+      );
+  } catch (err) {
+    // The operation's outcome stands; the key stays RUNNING until its lease lapses.
+    request.log.warn({ err, idempotencyKey: run.key }, 'idempotent answer could not be stored');
+  }
+}
+
+function endHook(deps: IdempotencyDeps): onSendHookHandler {
+  return (request, reply, payload, done) => {
+    const run = runs.get(request);
+    if (run === undefined) return done(null, payload);
+    runs.delete(request);
+    void storeAnswer(deps, run, request, reply, payload).then(() => done(null, payload));
+  };
+}
+
+// A request that ended without an answer going through onSend (hijacked, aborted) lets the key go.
+function cleanupHook(deps: IdempotencyDeps): onResponseHookHandler {
+  return (request, _reply, done) => {
+    const run = runs.get(request);
+    if (run === undefined) return done();
+    runs.delete(request);
+    abandonKeyedRequest(deps, run.scope, run.key, run.owner)
+      .catch((err: unknown) => request.log.warn({ err }, 'idempotency key could not be released'))
+      .finally(() => done());
+  };
+}
+
+const IdempotencyKeyHeader = Type.String({
+  description:
+    'Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted ' +
+    'string). Repeating the request with the same key within 24 hours replays the first answer ' +
+    '(with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.',
+  examples: ['8e03978e-40d5-43e8-bc93-6894a57f9324'],
+});
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+type Schema = { properties?: Record<string, unknown>; [k: string]: unknown };
+
+/** The OpenAPI document shows the header and the two answers it adds. */
+function documentHeader(route: RouteOptions): void {
+  const schema = (route.schema ?? {}) as Record<string, unknown>;
+  const headers = (schema.headers as Schema | undefined) ?? Type.Object({});
+  const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
+  response[409] ??= ErrorBody;
+  response[422] ??= ErrorBody;
+  route.schema = {
+    ...schema,
+    headers: { ...headers, properties: { ...headers.properties, [HEADER]: IdempotencyKeyHeader } },
+    response,
+  };
+}
+
+/** An onRoute hook: attaches the idempotency hooks to the routes listed in IDEMPOTENT_ROUTES. */
+export function idempotencyOnRoute(deps: IdempotencyDeps): (route: RouteOptions) => void {
+  const begin = beginHook(deps);
+  const end = endHook(deps);
+  const cleanup = cleanupHook(deps);
+  return (route) => {
+    const methods = toArray(route.method);
+    if (!methods.includes('POST')) return;
+    const mode = IDEMPOTENT_ROUTES[`POST ${route.url}`];
+    if (mode === undefined) return;
+    if (mode === 'refused') {
+      route.preHandler = [...toArray(route.preHandler), refuseHook];
+      return;
+    }
+    documentHeader(route);
+    route.preHandler = [...toArray(route.preHandler), begin];
+    route.onSend = [...toArray(route.onSend), end];
+    route.onResponse = [...toArray(route.onResponse), cleanup];
+  };
+}
