@@ -168,7 +168,8 @@ describe.skipIf(!onPostgres)('traces of an achieve completion and its payout (Po
           })
         ).statusCode,
       ).toBe(200);
-      await linkUsers(ctx, setup.partnerId, ['traced-user']);
+      const crowd = Array.from({ length: 8 }, (_, i) => `crowd-user-${i}`);
+      await linkUsers(ctx, setup.partnerId, ['traced-user', ...crowd]);
 
       const port = await freePort();
       const common = {
@@ -269,6 +270,47 @@ describe.skipIf(!onPostgres)('traces of an achieve completion and its payout (Po
         return found.length > 0 ? found : undefined;
       });
       expect(payoutSql.some((s) => /ledger|claim/i.test(String(s.attributes['db.query.text'])))).toBe(true);
+
+      // Concurrent completions are written in batches (one statement for several requests): each
+      // request's completion SQL is in its own trace, or under a batch span that links to its trace.
+      const answers = await Promise.all(
+        crowd.map((partnerUid, i) =>
+          fetch(`${base}/v1/achieve`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-partner-id': setup.partnerId,
+              'x-api-key': setup.apiKey,
+              'x-request-id': `trace-test-crowd-${i}`,
+            },
+            body: JSON.stringify({ partnerUid, missionKey: 'traced', completed: true }),
+          }),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(crowd.map(() => 200));
+      const linksTo = (span: ReceivedSpan, traceId: string) => {
+        for (
+          let s: ReceivedSpan | undefined = span;
+          s;
+          s = s.parentSpanId ? byId.get(s.parentSpanId) : undefined
+        )
+          if (s.traceId === traceId || s.links.some((l) => l.traceId === traceId)) return true;
+        return false;
+      };
+      for (let i = 0; i < crowd.length; i++) {
+        const request = await waitFor(`the span of crowd request ${i}`, () =>
+          spans.find((s) => s.attributes['http.request.id'] === `trace-test-crowd-${i}`),
+        );
+        await waitFor(`the completion SQL of crowd request ${i}`, () => {
+          for (const s of spans) byId.set(s.spanId, s);
+          return spans.find(
+            (s) =>
+              s.scope === '@opentelemetry/instrumentation-pg' &&
+              String(s.attributes['db.query.text']).includes('INSERT INTO claims') &&
+              linksTo(s, request.traceId),
+          );
+        });
+      }
 
       service.child.kill('SIGTERM');
       worker.child.kill('SIGTERM');
