@@ -10,6 +10,7 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseTracing } from '../src/config.ts';
 import { OUT_OF_THE_WAY, setupMission, startTestApp } from './harness.ts';
 import { linkUsers } from './link-users.ts';
 
@@ -366,4 +367,30 @@ describe('tracing off', () => {
       if (service.child.exitCode === null) service.child.kill('SIGKILL');
     }
   }, 180_000);
+});
+
+describe('tracing configuration', () => {
+  it('is off without an endpoint or when disabled, and names a bad variable', () => {
+    expect(parseTracing({})).toBeUndefined();
+    expect(
+      parseTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }),
+    ).toBeUndefined();
+    expect(parseTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toEqual({
+      tracesEndpoint: 'http://collector:4318/v1/traces',
+      serviceName: 'mission-reward-service',
+    });
+    expect(
+      parseTracing({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/v1/t',
+        OTEL_SERVICE_NAME: 'mrs-worker',
+      }),
+    ).toEqual({ tracesEndpoint: 'https://traces.example/v1/t', serviceName: 'mrs-worker' });
+    expect(() => parseTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
+    expect(() =>
+      parseTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+    ).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL/);
+  });
 });
