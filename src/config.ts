@@ -47,6 +47,8 @@ export interface Config {
   login: LoginConfig;
   /** Run the payout worker inside the service process. */
   payoutWorker: boolean;
+  /** OpenTelemetry traces exported over OTLP/HTTP; undefined: tracing is off (docs/operations.md "Traces"). */
+  tracing: TracingConfig | undefined;
   /** Pause of an idle payout worker between looks for work, in milliseconds. */
   payoutIdleMs: number;
   /** Folder of the built web pages (mission page and console), served under /app and /console. */
@@ -441,6 +443,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 90 * 24 * 3600),
     login,
     payoutWorker: (nonEmpty(env, 'PAYOUT_WORKER') ?? 'true') !== 'false',
+    tracing: parseTracing(env),
     payoutIdleMs: integer(env, 'PAYOUT_IDLE_MS', 500, 10, 60_000),
     webDistDir: path.resolve(
       nonEmpty(env, 'WEB_DIST_DIR') ?? fileURLToPath(new URL('../web/dist', import.meta.url)),
@@ -468,6 +471,42 @@ export function loadConfig(env: Env = process.env): Config {
     loadShedding: loadLoadSheddingConfig(env),
     frameAncestors: parseFrameAncestors(nonEmpty(env, 'FRAME_ANCESTORS')),
     devChain: parseDevChain(nonEmpty(env, 'DEV_CHAIN'), nodeEnv),
+  };
+}
+
+export interface TracingConfig {
+  /** Where spans are POSTed (OTLP/HTTP, JSON): OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+  tracesEndpoint: string;
+  /** The resource's service.name (OTEL_SERVICE_NAME). */
+  serviceName: string;
+}
+
+/**
+ * The standard OpenTelemetry variables: tracing is on when an OTLP endpoint is set (and
+ * OTEL_SDK_DISABLED is not 'true'). The exporter and the SDK read the other OTEL_* variables
+ * (headers, sampler, batch sizes) themselves.
+ */
+export function parseTracing(env: Env): TracingConfig | undefined {
+  const disabled = nonEmpty(env, 'OTEL_SDK_DISABLED');
+  if (disabled !== undefined && disabled !== 'true' && disabled !== 'false')
+    throw new ConfigError('OTEL_SDK_DISABLED', "must be 'true' or 'false'");
+  const traces = nonEmpty(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const base = nonEmpty(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  const protocol =
+    nonEmpty(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? nonEmpty(env, 'OTEL_EXPORTER_OTLP_PROTOCOL');
+  if (protocol !== undefined && protocol !== 'http/json')
+    throw new ConfigError(
+      nonEmpty(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') !== undefined
+        ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+        : 'OTEL_EXPORTER_OTLP_PROTOCOL',
+      `only 'http/json' is supported, got '${protocol}'`,
+    );
+  if (traces !== undefined) url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces, ['http:', 'https:']);
+  if (base !== undefined) url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', base, ['http:', 'https:']);
+  if (disabled === 'true' || (traces === undefined && base === undefined)) return undefined;
+  return {
+    tracesEndpoint: traces ?? `${(base as string).replace(/\/+$/, '')}/v1/traces`,
+    serviceName: nonEmpty(env, 'OTEL_SERVICE_NAME') ?? 'mission-reward-service',
   };
 }
 

@@ -1,5 +1,6 @@
 // Process entry: config -> database (waiting for it at start-up) -> migrations -> server. SIGTERM/SIGINT
 // close the server (finishing requests in flight) and then the database, within SHUTDOWN_TIMEOUT_MS.
+// Tracing, when configured, was started before this module by `--import ./src/telemetry/register.ts`.
 import pino from 'pino';
 import { loadConfigOrExit } from './config.ts';
 import { describeDbError } from './db/connection.ts';
@@ -10,6 +11,7 @@ import { ensureOwnerToken } from './admins/service.ts';
 import { startPayoutWorker } from './payout/worker.ts';
 import { chainPayoutForWorker } from './chain/claim-payout.ts';
 import { startDevNetwork } from './chain/dev-network.ts';
+import { shutdownTracing } from './telemetry/hooks.ts';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -68,6 +70,8 @@ async function main(): Promise<void> {
       await worker?.stop();
       await devChain?.stop();
       await database.close();
+      // The spans of the last requests (tracing on; a no-op otherwise).
+      await shutdownTracing();
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'shutdown failed');

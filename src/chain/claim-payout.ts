@@ -8,6 +8,7 @@ import { markClaimFailed, markClaimsSucceeded } from '../claims/payout-outcomes.
 import { createChainPayout } from './outbox.ts';
 import type { ChainPayoutOptions, ClaimOutcome } from './outbox.ts';
 import { chainDb } from './schema.ts';
+import { traceHooks } from '../telemetry/hooks.ts';
 import { resolveWalletKek } from './signer.ts';
 import {
   claimsWithLivePayout,
@@ -15,6 +16,7 @@ import {
   lockRequestedClaims,
   requestedClaimsConfirmedOnChain,
 } from './store.ts';
+import type { DueChainClaim } from './store.ts';
 
 /** How a claim's history names the chain payout. */
 export const CHAIN_PROVIDER_NAME = 'chain';
@@ -75,31 +77,40 @@ export function createClaimChainPayout(options: ClaimChainPayoutOptions) {
 
     const due = await dueChainClaims(cdb, clock.now(), limit);
     let handled = confirmed.length;
-    if (due.length > 0) {
-      const result = await outbox.payClaims(
-        due.map((c) => ({ claimId: c.id, budgetId: c.budget_id, accountId: c.account_id, amount: c.amount })),
+    // Signing and broadcasting run in a span linked to the requests that created the claims.
+    if (due.length > 0)
+      handled += await traceHooks().inLinkedSpan(
+        'chain payout',
+        due.map((c) => c.trace_context),
+        () => payDue(due),
       );
-      // A claim another worker signed meanwhile is not failed here: its payout decides.
-      const signedElsewhere = await claimsWithLivePayout(
-        cdb,
-        result.failed.map((f) => f.claimId),
-      );
-      const failures = result.failed.filter((f) => !signedElsewhere.has(f.claimId));
-      if (failures.length > 0) {
-        const byId = new Map(due.map((c) => [c.id, c]));
-        const now = clock.now();
-        await db.transaction().execute(async (trx) => {
-          for (const failure of failures) {
-            const claim = byId.get(failure.claimId);
-            if (claim)
-              await markClaimFailed(trx, claim, failure.reason ?? 'not payable', CHAIN_PROVIDER_NAME, now);
-          }
-        });
-      }
-      handled += due.length - result.waitingForWallet.length;
-    }
     handled += (await outbox.runCycle()).length;
     return handled;
+  }
+
+  /** Hands due claims to the outbox (signed, committed, broadcast); fails those it cannot pay now. */
+  async function payDue(due: DueChainClaim[]): Promise<number> {
+    const result = await outbox.payClaims(
+      due.map((c) => ({ claimId: c.id, budgetId: c.budget_id, accountId: c.account_id, amount: c.amount })),
+    );
+    // A claim another worker signed meanwhile is not failed here: its payout decides.
+    const signedElsewhere = await claimsWithLivePayout(
+      cdb,
+      result.failed.map((f) => f.claimId),
+    );
+    const failures = result.failed.filter((f) => !signedElsewhere.has(f.claimId));
+    if (failures.length > 0) {
+      const byId = new Map(due.map((c) => [c.id, c]));
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        for (const failure of failures) {
+          const claim = byId.get(failure.claimId);
+          if (claim)
+            await markClaimFailed(trx, claim, failure.reason ?? 'not payable', CHAIN_PROVIDER_NAME, now);
+        }
+      });
+    }
+    return due.length - result.waitingForWallet.length;
   }
 
   return { run, outbox };

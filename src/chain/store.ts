@@ -518,6 +518,8 @@ export interface DueChainClaim {
   account_id: string;
   amount: string;
   attempts: number;
+  /** W3C traceparent of the request that created the claim (tracing on), for the payout span's link. */
+  trace_context: string | null;
 }
 
 /**
@@ -526,7 +528,7 @@ export interface DueChainClaim {
  */
 export async function dueChainClaims(db: Db, now: Date, limit: number): Promise<DueChainClaim[]> {
   const result = await sql<DueChainClaim>`
-    SELECT c.id, c.budget_id, c.account_id, c.amount::text AS amount, c.attempts
+    SELECT c.id, c.budget_id, c.account_id, c.amount::text AS amount, c.attempts, c.trace_context
     FROM claims c
     JOIN chain_assets ca ON ca.asset_id = c.asset_id
     JOIN user_wallets uw ON uw.account_id = c.account_id

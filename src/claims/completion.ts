@@ -82,6 +82,7 @@ function applyRule(
       sourceId,
       periodKey,
       now: event.completedAt,
+      traceContext: event.traceContext,
     };
   }
   if (rule.type === 'LUCKY_DRAW' && source === 'MISSION') {

@@ -57,13 +57,15 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
       SELECT r.*, EXISTS (SELECT 1 FROM user_mappings m WHERE m.partner_id = r.partner_id AND m.partner_uid = r.partner_uid) AS linked
       FROM unnest(${column(() => newId('clm'))}::text[], ${column((r) => r.completionMarker)}::text[], ${column((r) => r.partnerId)}::text[],
                   ${column((r) => r.partnerUid)}::text[], ${column((r) => r.promotionId)}::text[], ${column((r) => r.missionId)}::text[],
-                  ${column((r) => r.periodKey)}::text[], ${column((r) => r.now.toISOString())}::timestamptz[])
-           WITH ORDINALITY AS r(id, marker, partner_id, partner_uid, promotion_id, mission_id, period_key, at, n)
+                  ${column((r) => r.periodKey)}::text[], ${column((r) => r.now.toISOString())}::timestamptz[],
+                  ${column((r) => r.traceContext ?? null)}::text[])
+           WITH ORDINALITY AS r(id, marker, partner_id, partner_uid, promotion_id, mission_id, period_key, at, trace_context, n)
       WHERE r.marker IN (SELECT completed_by FROM up)`;
     const claimRows = sql`
       SELECT r.id, ${rule.budget_id}::text AS budget_id, ${rule.asset_id}::text AS asset_id, r.partner_id, r.partner_uid,
              r.promotion_id, 'MISSION'::text AS source, r.mission_id AS source_id, r.period_key,
-             ${amount.toString()}::numeric AS amount, NULL::text AS refused, r.at, NULL::timestamptz AS completed_before_link, r.n
+             ${amount.toString()}::numeric AS amount, NULL::text AS refused, r.at, NULL::timestamptz AS completed_before_link,
+             r.trace_context, r.n
       FROM done r WHERE r.linked`;
     // A budget with caps goes through the transaction (grantClaims counts them under their locks).
     const uncapped = sql`NOT EXISTS (SELECT 1 FROM budget_caps c WHERE c.budget_id = ${rule.budget_id}

@@ -22,6 +22,8 @@ export interface Grant {
   now: Date;
   /** Granted when the user linked, for a completion made before (then): the mission page says so. */
   completedBeforeLink?: Date;
+  /** The W3C traceparent of the request that earned it: the payout's span links to it. */
+  traceContext?: string;
 }
 
 /** Why a claim was refused: no budget left, an operator cap, or a completion too old when the user linked. */
@@ -315,15 +317,16 @@ export function grantRows(
                          ${column((g) => g.partnerId)}::text[], ${column((g) => g.partnerUid)}::text[], ${column((g) => g.promotionId)}::text[],
                          ${column((g) => g.source)}::text[], ${column((g) => g.sourceId)}::text[], ${column((g) => g.periodKey)}::text[],
                          ${column((g) => g.amount.toString())}::numeric[], ${[...refused]}::text[],
-                         ${column((g) => g.now.toISOString())}::timestamptz[], ${column((g) => g.completedBeforeLink?.toISOString() ?? null)}::timestamptz[])
+                         ${column((g) => g.now.toISOString())}::timestamptz[], ${column((g) => g.completedBeforeLink?.toISOString() ?? null)}::timestamptz[],
+                         ${column((g) => g.traceContext ?? null)}::text[])
            WITH ORDINALITY AS i(id, budget_id, asset_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, refused, at,
-                                completed_before_link, n)`;
+                                completed_before_link, trace_context, n)`;
 }
 
 /**
  * The CTEs `input`, `claim` and `history`: a claim for each row of `rows` (columns id, budget_id,
  * asset_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, refused,
- * at, completed_before_link, n) not granted yet, only when `onlyIf` holds, each with the user's
+ * at, completed_before_link, trace_context, n) not granted yet, only when `onlyIf` holds, each with the user's
  * account when linked, and their first history rows. A claim not refused (its amount taken) is
  * REQUESTED when its user is linked, else RESERVED (only claims of before migration 0008); a
  * refused one is REJECTED with the reason.
@@ -332,10 +335,10 @@ export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown
   return sql`
     input AS (${rows}), claim AS (
       INSERT INTO claims (id, budget_id, asset_id, partner_id, partner_uid, account_id, promotion_id, source, source_id,
-                          period_key, amount, status, reason, next_attempt_at, created_at, updated_at, completed_before_link)
+                          period_key, amount, status, reason, next_attempt_at, created_at, updated_at, completed_before_link, trace_context)
       SELECT i.id, i.budget_id, i.asset_id, i.partner_id, i.partner_uid, m.account_id, i.promotion_id, i.source, i.source_id,
              i.period_key, i.amount, s.status, i.refused,
-             CASE WHEN s.status = 'REQUESTED' THEN i.at END, i.at, i.at, i.completed_before_link
+             CASE WHEN s.status = 'REQUESTED' THEN i.at END, i.at, i.at, i.completed_before_link, i.trace_context
       FROM input i
       LEFT JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
       CROSS JOIN LATERAL (SELECT CASE WHEN i.refused IS NOT NULL THEN 'REJECTED'

@@ -5,6 +5,8 @@
 // cost of a request (docs/performance.md). The queue is bounded in count and in waiting time, so
 // that an overload is refused with 503 at once rather than queued without end (docs/security.md).
 import { appError } from '../errors.ts';
+import { traceHooks } from '../telemetry/hooks.ts';
+import type { CapturedContext } from '../telemetry/hooks.ts';
 
 export interface CoalescerOptions<I, O> {
   /** Runs one batch, all or nothing; answers one result per item, in the order given. */
@@ -25,6 +27,8 @@ export interface CoalescerOptions<I, O> {
   group?: CoalescerGroup;
   /** Monotonic milliseconds (tests pass a manual clock). */
   now?: () => number;
+  /** Names this kind of batch in traces (docs/operations.md "Traces"); default 'batch'. */
+  name?: string;
 }
 
 /** How much may wait in one coalescer. */
@@ -61,6 +65,8 @@ const monotonicMs = () => performance.now();
 interface Pending<I, O> {
   item: I;
   enqueuedAt: number;
+  /** The submitter's trace context: a batch's statements belong to its requests' traces. */
+  trace: CapturedContext;
   resolve(value: O): void;
   reject(reason: unknown): void;
 }
@@ -72,6 +78,7 @@ export class Coalescer<I, O> {
   readonly #maxBatch: number;
   readonly #bounds: QueueBounds;
   readonly #now: () => number;
+  readonly #name: string;
   #queue: Array<Pending<I, O>> = [];
   /** Start times of the batches running now. */
   readonly #runningSince = new Set<{ startedAt: number }>();
@@ -85,6 +92,7 @@ export class Coalescer<I, O> {
     this.#maxBatch = options.maxBatch ?? 256;
     this.#bounds = options.group?.bounds ?? DEFAULT_QUEUE_BOUNDS;
     this.#now = options.now ?? monotonicMs;
+    this.#name = `${options.name ?? 'batch'} batch`;
     if (!(this.#concurrency >= 1 && this.#maxBatch >= 1))
       throw new RangeError('concurrency and maxBatch must be at least 1');
     if (!(this.#bounds.maxWaiting >= 1 && this.#bounds.maxWaitMs >= 1))
@@ -97,7 +105,7 @@ export class Coalescer<I, O> {
       return Promise.reject(overloaded(`${this.#queue.length} requests already wait for the database`));
     }
     return new Promise<O>((resolve, reject) => {
-      this.#queue.push({ item, enqueuedAt: this.#now(), resolve, reject });
+      this.#queue.push({ item, enqueuedAt: this.#now(), trace: traceHooks().capture(), resolve, reject });
       this.#schedule();
       this.#armDeadline();
     });
@@ -199,7 +207,11 @@ export class Coalescer<I, O> {
 
   async #execute(batch: Array<Pending<I, O>>): Promise<void> {
     try {
-      const results = await this.#run(batch.map((p) => p.item));
+      const results = await traceHooks().inBatch(
+        this.#name,
+        batch.map((p) => p.trace),
+        () => this.#run(batch.map((p) => p.item)),
+      );
       if (results.length !== batch.length)
         throw new Error(`batch of ${batch.length} answered ${results.length} results`);
       batch.forEach((p, i) => p.resolve(results[i] as O));
@@ -212,7 +224,9 @@ export class Coalescer<I, O> {
       // one bad item (a row that breaks a constraint, say) fails only its own request.
       for (const pending of batch) {
         try {
-          const [result] = await this.#run([pending.item]);
+          const [result] = await traceHooks().inBatch(this.#name, [pending.trace], () =>
+            this.#run([pending.item]),
+          );
           pending.resolve(result as O);
         } catch (itemError) {
           pending.reject(itemError);

@@ -174,6 +174,8 @@ export interface ClaimsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   completed_before_link: NullableTimestamp;
+  /** W3C traceparent of the request that created the claim (migration 0012; tracing on only). */
+  trace_context: string | null;
 }
 
 export interface ClaimEventsTable {

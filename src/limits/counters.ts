@@ -35,6 +35,7 @@ interface HitRow {
 export function postgresCounters(db: Kysely<DB>, group?: CoalescerGroup): CounterStore {
   const coalescer = new Coalescer<{ key: string; windowMs: number }, CounterState>({
     group,
+    name: 'rate limit',
     run: async (items) => {
       const perKey = new Map<string, { hits: number; windowMs: number }>();
       for (const { key, windowMs } of items) {

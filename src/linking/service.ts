@@ -34,6 +34,7 @@ export function createLinkCheck(
 ) {
   const coalescer = new Coalescer<store.PartnerUser, boolean>({
     run: (users) => store.linkedAmong(db, users),
+    name: 'link check',
     concurrency: options.concurrency,
     group: options.group,
   });

@@ -10,6 +10,7 @@ import { DatabaseUnreachableError, openMigratedDatabase } from '../db/open.ts';
 import { systemClock } from '../domain/clock.ts';
 import { startPayoutWorker } from './worker.ts';
 import { chainPayoutForWorker } from '../chain/claim-payout.ts';
+import { shutdownTracing } from '../telemetry/hooks.ts';
 
 const log = pino({ level: process.env.LOG_LEVEL ?? 'info' });
 const config = loadConfigOrExit();
@@ -52,6 +53,7 @@ const stop = async (signal: string) => {
   try {
     await worker.stop();
     await database.close();
+    await shutdownTracing();
     process.exit(0);
   } catch (err) {
     log.error({ err: describeDbError(err) }, 'payout worker stop failed');

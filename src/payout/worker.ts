@@ -2,8 +2,9 @@
 // FOR UPDATE SKIP LOCKED, so any number of workers never pay one claim twice, and pays inside the
 // same transaction that marks the claim SUCCEEDED, so a crash at any instant did both or neither.
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { ClaimsTable, DB } from '../db/schema.ts';
+import { traceHooks } from '../telemetry/hooks.ts';
 import type { Clock } from '../domain/clock.ts';
 import { MAX_PAYOUT_ATTEMPTS } from '../domain/claims.ts';
 import { transitionClaims } from '../claims/transitions.ts';
@@ -17,6 +18,8 @@ async function requeueFailed(db: Kysely<DB>, now: Date): Promise<void> {
   const due = sql<boolean>`c.attempts < ${MAX_PAYOUT_ATTEMPTS}::int AND c.next_attempt_at <= ${now}::timestamptz`;
   await transitionClaims(db, { where: due }, { from: 'FAILED', to: 'REQUESTED', why: 'retry', at: now });
 }
+
+type PayableRow = Selectable<ClaimsTable>;
 
 /** Claims paid in one transaction by default: large batches amortise the round trips and the commit. */
 export const PAYOUT_BATCH_SIZE = 1000;
@@ -33,7 +36,7 @@ export async function runPayoutBatch(
   return db.transaction().execute(async (trx) => {
     const claims = await trx
       .selectFrom('claims')
-      .select(['id', 'budget_id', 'asset_id', 'account_id', 'amount', 'attempts'])
+      .select(['id', 'budget_id', 'asset_id', 'account_id', 'amount', 'attempts', 'trace_context'])
       .where('status', '=', 'REQUESTED')
       .where('next_attempt_at', '<=', now)
       // [chain payout] claims of an asset on a chain are paid by the chain outbox (options.chain), not here.
@@ -43,37 +46,54 @@ export async function runPayoutBatch(
       .forUpdate()
       .skipLocked()
       .execute();
-    const succeeded: string[] = [];
-    const fail = (claim: (typeof claims)[number], error: unknown) =>
-      markClaimFailed(trx, claim, error instanceof Error ? error.message : String(error), provider.name, now);
-    const payable: PayableClaim[] = [];
-    for (const claim of claims) {
-      if (claim.account_id === null) await fail(claim, new Error('claim has no account'));
-      else
-        payable.push({
-          id: claim.id,
-          budgetId: claim.budget_id,
-          assetId: claim.asset_id,
-          accountId: claim.account_id,
-          amount: claim.amount,
-        });
-    }
-    if (provider.payBatch) {
-      await provider.payBatch(trx, payable, now);
-      succeeded.push(...payable.map((c) => c.id));
-    } else {
-      for (const claim of payable) {
-        try {
-          await provider.pay(trx, claim, now);
-          succeeded.push(claim.id);
-        } catch (error) {
-          await fail(claims.find((c) => c.id === claim.id) as (typeof claims)[number], error);
-        }
+    if (claims.length === 0) return 0;
+    // Traced (when tracing is on) from here: the span links to the request that created each claim.
+    // Idle polls, which find nothing, make no span.
+    return traceHooks().inLinkedSpan(
+      'payout batch',
+      claims.map((c) => c.trace_context),
+      () => payClaims(trx, claims, provider, now),
+    );
+  });
+}
+
+/** Pays the locked claims of one batch through the provider, in the batch's transaction. */
+async function payClaims(
+  trx: Transaction<DB>,
+  claims: Array<Pick<PayableRow, 'id' | 'budget_id' | 'asset_id' | 'account_id' | 'amount' | 'attempts'>>,
+  provider: PayoutProvider,
+  now: Date,
+): Promise<number> {
+  const succeeded: string[] = [];
+  const fail = (claim: (typeof claims)[number], error: unknown) =>
+    markClaimFailed(trx, claim, error instanceof Error ? error.message : String(error), provider.name, now);
+  const payable: PayableClaim[] = [];
+  for (const claim of claims) {
+    if (claim.account_id === null) await fail(claim, new Error('claim has no account'));
+    else
+      payable.push({
+        id: claim.id,
+        budgetId: claim.budget_id,
+        assetId: claim.asset_id,
+        accountId: claim.account_id,
+        amount: claim.amount,
+      });
+  }
+  if (provider.payBatch) {
+    await provider.payBatch(trx, payable, now);
+    succeeded.push(...payable.map((c) => c.id));
+  } else {
+    for (const claim of payable) {
+      try {
+        await provider.pay(trx, claim, now);
+        succeeded.push(claim.id);
+      } catch (error) {
+        await fail(claims.find((c) => c.id === claim.id) as (typeof claims)[number], error);
       }
     }
-    await markClaimsSucceeded(trx, succeeded, provider.name, now);
-    return claims.length;
-  });
+  }
+  await markClaimsSucceeded(trx, succeeded, provider.name, now);
+  return claims.length;
 }
 
 /**

@@ -10,6 +10,7 @@ import { periodKeyFor } from '../domain/periods.ts';
 import { Coalescer } from '../db/coalescer.ts';
 import type { CoalescerGroup } from '../db/coalescer.ts';
 import * as store from './store.ts';
+import { traceHooks } from '../telemetry/hooks.ts';
 
 export interface AchieveInput {
   partnerUid: string;
@@ -27,6 +28,8 @@ export interface CompletionEvent {
   groupId: string;
   periodKey: string;
   completedAt: Date;
+  /** The W3C traceparent of the request that reported it; stored with its claim (docs/operations.md "Traces"). */
+  traceContext?: string;
 }
 
 /**
@@ -44,7 +47,12 @@ export interface AchieveResult {
 type FindMission = typeof store.findMissionForAchieve;
 
 /** A checked report: the record to write, with the promotion and group of its mission. */
-export type CompletionReport = store.ProgressReport & { promotionId: string; groupId: string };
+export type CompletionReport = store.ProgressReport & {
+  promotionId: string;
+  groupId: string;
+  /** The W3C traceparent of the reporting request (tracing on), for the claims it creates. */
+  traceContext?: string;
+};
 
 /**
  * Writes a batch of completing reports together with everything their completions trigger, in
@@ -106,6 +114,8 @@ async function checkReport(
     promotionId: mission.promotionId,
     groupId: mission.groupId,
   };
+  const traceContext = traceHooks().traceparent();
+  if (traceContext !== undefined) report.traceContext = traceContext;
   return report;
 }
 
@@ -145,6 +155,7 @@ function writeReports(
           groupId: r.groupId,
           periodKey: r.periodKey,
           completedAt: r.now,
+          traceContext: r.traceContext,
         }));
       if (events.length > 0 && onCompletion) await onCompletion(trx, events);
       return answer(results);
@@ -227,6 +238,7 @@ export function createAchiever(
         concurrency: options.concurrency,
         maxBatch: options.maxBatch,
         group: options.group,
+        name: report.completed ? 'achieve completion' : 'achieve progress',
       });
       coalescers.set(kind, coalescer);
     }
