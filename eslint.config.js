@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'dist', 'web/dist', 'bench/results', 'coverage'] },
+  { ignores: ['node_modules', 'data', '**/dist', 'web/dist', 'bench/results', 'coverage'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
