@@ -32,6 +32,14 @@ const tooMany: Step = (res) => {
   res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
   res.end(JSON.stringify({ code: 3005, name: 'RATE_LIMITED', message: 'slow down' }));
 };
+const keyInUse: Step = (res) => {
+  res.writeHead(409, { 'content-type': 'application/json', 'retry-after': '0' });
+  res.end(JSON.stringify({ code: 3902, name: 'IDEMPOTENCY_KEY_IN_USE', message: 'still running' }));
+};
+const conflict: Step = (res) => {
+  res.writeHead(409, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ code: 3003, name: 'CONFLICT', message: 'conflict' }));
+};
 const dropped: Step = (_res, req) => req.socket.destroy();
 const ok: Step = (res) => {
   res.writeHead(200, { 'content-length': '0' });
@@ -95,6 +103,34 @@ describe('partner SDK retries', () => {
     }
     // Retry-After: 1 was honoured before the second attempt.
     expect((attempts[1] as Attempt).at - (attempts[0] as Attempt).at).toBeGreaterThanOrEqual(990);
+  });
+
+  it('waits out a 409 of its key still in use (it carries Retry-After) with the same key; another 409 is not retried', async () => {
+    const { baseUrl, attempts } = await failingServer([keyInUse, ok]);
+    const client = createPartnerClient({
+      baseUrl,
+      partnerId: 'p-1',
+      apiKey: 'k-1',
+      retry: { initialDelayMs: 20 },
+    });
+    await client.achieve(report);
+    expect(attempts).toHaveLength(2);
+    expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
+
+    const other = await failingServer([conflict, ok]);
+    const again = createPartnerClient({
+      baseUrl: other.baseUrl,
+      partnerId: 'p-1',
+      apiKey: 'k-1',
+      retry: { initialDelayMs: 20 },
+    });
+    const error = await again.achieve(report).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PartnerApiError);
+    expect((error as PartnerApiError).name).toBe('CONFLICT');
+    expect(other.attempts).toHaveLength(1);
   });
 
   it('each logical call has its own key; a key given by the caller is sent as it is', async () => {

@@ -23,7 +23,7 @@ export interface PartnerClientOptions {
   partnerId: string;
   /** An API key issued to you (header X-Api-Key). Keep it on your server. */
   apiKey: string;
-  /** Retries on network errors, 429 and 503; `false` for none. See RetryOptions for the defaults. */
+  /** Retries on network errors, 429, 503 and a 409 of an idempotency key in use; `false` for none. See RetryOptions for the defaults. */
   retry?: RetryOptions | false;
   /** The fetch to use (default: the global fetch of Node 20+). */
   fetch?: (request: Request) => Promise<Response>;

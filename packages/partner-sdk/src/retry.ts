@@ -41,6 +41,17 @@ export function retryPolicy(options: RetryOptions | false | undefined): RetryPol
 
 const RETRIED_STATUSES = new Set([429, 503]);
 
+/**
+ * Worth another attempt: 429 and 503, and the 409 of an idempotency key whose first request is
+ * still running (IDEMPOTENCY_KEY_IN_USE, the only 409 that carries Retry-After): the repeat then
+ * gets the first request's answer.
+ */
+function isRetried(response: Response): boolean {
+  return (
+    RETRIED_STATUSES.has(response.status) || (response.status === 409 && response.headers.has('retry-after'))
+  );
+}
+
 /** Milliseconds a Retry-After header asks for (delta-seconds or an HTTP date); undefined when absent or bad. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   if (header === null || header.trim() === '') return undefined;
@@ -89,7 +100,7 @@ export function retryingFetch(
       let delay: number;
       try {
         const response = await fetchImpl(copy);
-        if (last || !RETRIED_STATUSES.has(response.status)) return response;
+        if (last || !isRetried(response)) return response;
         const asked = retryAfterMs(response.headers.get('retry-after'));
         // Honour Retry-After, spreading retries over a tenth more so that clients do not return together.
         delay = asked === undefined ? backoffMs(policy, attempt) : asked + Math.random() * asked * 0.1;

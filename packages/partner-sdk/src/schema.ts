@@ -17,7 +17,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -438,7 +444,13 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /**
+           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+           */
+          'idempotency-key'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -535,6 +547,27 @@ export interface paths {
         };
         /** @description The body of every error response. */
         409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        422: {
           headers: {
             [name: string]: unknown;
           };
