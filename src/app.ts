@@ -35,6 +35,7 @@ import { drawAdminRoutes, drawPublicRoutes } from './rewards/routes/draws.ts';
 import { reportRoutes } from './reports/routes/index.ts';
 import { chainAdminRoutes } from './chain/routes/admin.ts';
 import { meWalletRoutes } from './chain/routes/me-wallet.ts';
+import { webhookAdminRoutes } from './webhooks/routes/index.ts';
 
 export type { App, AppDeps } from './http/server.ts';
 
@@ -136,6 +137,7 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
         reportRoutes,
         drawAdminRoutes,
         chainAdminRoutes,
+        ...webhookAdminRoutes,
       ] as FastifyPluginAsync[],
     },
     user: {

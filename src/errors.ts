@@ -101,6 +101,11 @@ export const ERRORS = {
   SIWE_CHALLENGE_INVALID: { code: 3610, status: 400, category: 'Wallet' },
   SIWE_SIGNATURE_INVALID: { code: 3611, status: 400, category: 'Wallet' },
   NOT_FOUND_USER_WALLET: { code: 3612, status: 404, category: 'Wallet' },
+
+  // --- 3700: webhooks (docs/webhooks.md) ---
+  NOT_FOUND_WEBHOOK_ENDPOINT: { code: 3700, status: 404, category: 'Webhook' },
+  WEBHOOK_URL_REFUSED: { code: 3701, status: 400, category: 'Webhook' },
+  NOT_FOUND_WEBHOOK_MESSAGE: { code: 3702, status: 404, category: 'Webhook' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -7,7 +7,8 @@ import { isoUtc } from './outbox.ts';
 /** An amount in base units as the API writes it: scaled by the asset's decimals, no trailing zeros. */
 function scaledAmount(amount: RawBuilder<unknown>, assetId: RawBuilder<unknown>): RawBuilder<string> {
   const d = sql`coalesce((SELECT a.decimals FROM reward_assets a WHERE a.id = ${assetId}), 0)`;
-  const digits = sql`lpad(${amount}::text, ${d} + 1, '0')`;
+  // lpad cuts a longer text: pad only up to at least d + 1 digits.
+  const digits = sql`lpad(${amount}::text, greatest(length(${amount}::text), ${d} + 1), '0')`;
   return sql<string>`(SELECT left(p, length(p) - dd) || CASE WHEN rtrim(right(p, dd), '0') = '' THEN ''
                                  ELSE '.' || rtrim(right(p, dd), '0') END
                       FROM (SELECT ${digits} AS p, ${d} AS dd) s)`;
