@@ -20,6 +20,8 @@ export async function startReceiver() {
         headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
         body,
       });
+      // 0: hold the request without ever answering (a receiver that hangs).
+      if (status === 0) return;
       response.statusCode = status;
       response.end();
     });
@@ -46,6 +48,10 @@ export async function startReceiver() {
         },
       }));
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
