@@ -37,6 +37,7 @@ import { chainAdminRoutes } from './chain/routes/admin.ts';
 import { meWalletRoutes } from './chain/routes/me-wallet.ts';
 import { idempotencyOnRoute } from './idempotency/route-hooks.ts';
 import { startIdempotencyKeyPurge } from './idempotency/expiry-purge.ts';
+import { webhookAdminRoutes } from './webhooks/routes/index.ts';
 
 export type { App, AppDeps } from './http/server.ts';
 
@@ -150,6 +151,7 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
         reportRoutes,
         drawAdminRoutes,
         chainAdminRoutes,
+        ...webhookAdminRoutes,
       ] as FastifyPluginAsync[],
     },
     user: {

@@ -82,6 +82,45 @@ export interface Config {
   frameAncestors: string[];
   /** DEV_CHAIN: `npm start` runs the embedded development chain when no other network is registered. */
   devChain: boolean;
+  /** Webhook delivery (docs/webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Run the webhook delivery worker inside the service process (and in `npm run worker`). */
+  worker: boolean;
+  /** Pause of an idle webhook worker between looks for due messages, in ms. */
+  idleMs: number;
+  /** How long one delivery may take (connect, send, answer), in ms. */
+  timeoutMs: number;
+  /** Endpoint URLs must be https (always in production). */
+  requireHttps: boolean;
+  /** Endpoints may point at private, loopback or link-local addresses (tests, local development only). */
+  allowPrivateAddresses: boolean;
+}
+
+/** WEBHOOK_*: the delivery worker, its timeout, and the address rules (refused in production). */
+export function loadWebhookConfig(env: Env, nodeEnv: string): WebhookConfig {
+  const flag = (name: string, fallback: boolean) => {
+    const raw = nonEmpty(env, name);
+    if (raw !== undefined && raw !== 'true' && raw !== 'false')
+      throw new ConfigError(name, "must be 'true' or 'false'");
+    return raw === undefined ? fallback : raw === 'true';
+  };
+  const allowPrivateAddresses = flag('WEBHOOK_ALLOW_PRIVATE_ADDRESSES', false);
+  if (allowPrivateAddresses && nodeEnv === 'production') {
+    throw new ConfigError(
+      'WEBHOOK_ALLOW_PRIVATE_ADDRESSES',
+      'is refused when NODE_ENV=production (endpoints must be public addresses)',
+    );
+  }
+  return {
+    worker: flag('WEBHOOK_WORKER', true),
+    idleMs: integer(env, 'WEBHOOK_IDLE_MS', 1000, 10, 60_000),
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    requireHttps: nodeEnv === 'production',
+    allowPrivateAddresses,
+  };
 }
 
 /** How long a client may take, in milliseconds; a slow or idle client is cut off. */
@@ -471,6 +510,7 @@ export function loadConfig(env: Env = process.env): Config {
     loadShedding: loadLoadSheddingConfig(env),
     frameAncestors: parseFrameAncestors(nonEmpty(env, 'FRAME_ANCESTORS')),
     devChain: parseDevChain(nonEmpty(env, 'DEV_CHAIN'), nodeEnv),
+    webhooks: loadWebhookConfig(env, nodeEnv),
   };
 }
 

@@ -102,6 +102,11 @@ export const ERRORS = {
   SIWE_SIGNATURE_INVALID: { code: 3611, status: 400, category: 'Wallet' },
   NOT_FOUND_USER_WALLET: { code: 3612, status: 404, category: 'Wallet' },
 
+  // --- 3700: webhooks (docs/webhooks.md) ---
+  NOT_FOUND_WEBHOOK_ENDPOINT: { code: 3700, status: 404, category: 'Webhook' },
+  WEBHOOK_URL_REFUSED: { code: 3701, status: 400, category: 'Webhook' },
+  NOT_FOUND_WEBHOOK_MESSAGE: { code: 3702, status: 404, category: 'Webhook' },
+
   // --- 3900: idempotency keys (docs/idempotency.md) ---
   IDEMPOTENCY_KEY_INVALID: { code: 3900, status: 400, category: 'Idempotency' },
   IDEMPOTENCY_KEY_REUSED: { code: 3901, status: 422, category: 'Idempotency' },

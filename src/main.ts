@@ -9,6 +9,7 @@ import { systemClock } from './domain/clock.ts';
 import { buildApp } from './app.ts';
 import { ensureOwnerToken } from './admins/service.ts';
 import { startPayoutWorker } from './payout/worker.ts';
+import { startWebhookWorker } from './webhooks/delivery.ts';
 import { chainPayoutForWorker } from './chain/claim-payout.ts';
 import { startDevNetwork } from './chain/dev-network.ts';
 import { shutdownTracing } from './telemetry/hooks.ts';
@@ -51,6 +52,13 @@ async function main(): Promise<void> {
         chain: chainPayoutForWorker(database.db, systemClock, config, (message) => app.log.warn(message)),
       })
     : undefined;
+  // Webhook delivery (docs/webhooks.md): any number of processes share the outbox.
+  const webhooks = config.webhooks.worker
+    ? startWebhookWorker(database.db, systemClock, {
+        ...config.webhooks,
+        log: (err) => app.log.error({ err }, 'webhook delivery round failed'),
+      })
+    : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -68,6 +76,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await worker?.stop();
+      await webhooks?.stop();
       await devChain?.stop();
       await database.close();
       // The spans of the last requests (tracing on; a no-op otherwise).

@@ -13,6 +13,8 @@ import { progressUpsertQuery, upsertProgressBatch } from '../progress/service.ts
 import { freeStripePick } from '../budgets/reservations.ts';
 import { homeStripe } from '../domain/stripes.ts';
 import { claimsCtes } from './grants.ts';
+import { webhookOutboxCte } from '../webhooks/outbox.ts';
+import { missionCompletedEvents } from '../webhooks/events.ts';
 import type { CompletionContextOf } from './completion.ts';
 
 /** The rule a completion pays when it is one FIXED amount and nothing else; null: pays nothing; undefined: neither. */
@@ -33,7 +35,8 @@ function fixedRewardOnly(c: Awaited<ReturnType<CompletionContextOf>>) {
  *    completed its period now) and whose user is linked, as grantClaims does, and a deferred
  *    reward (nothing taken) for each such report of a user who has not linked;
  *  - writes nothing when the budget has caps (grantClaims counts them, in the transaction);
- *  - takes from the stripe exactly the amounts of the claims written.
+ *  - takes from the stripe exactly the amounts of the claims written;
+ *  - writes the webhook messages of the completions and claims (src/webhooks/outbox.ts).
  * The stripe is read and taken under its lock, and CHECK (remaining >= 0) holds whatever happens.
  */
 export function completionsInOneStatement(context: CompletionContextOf): CompletionsInOneStatement {
@@ -74,6 +77,7 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
       WITH ${freeStripePick(rule.budget_id, rule.stripes, home, amount * BigInt(reports.length))}, up AS (
         ${progressUpsertQuery(reports, replaceTarget, sql`EXISTS (SELECT 1 FROM pick) AND ${uncapped}`)}
       ), done AS (${completed}), ${claimsCtes(claimRows, sql`true`)},
+      ${webhookOutboxCte('completion_hooks', missionCompletedEvents(sql`done r`))},
       deferred AS (
         INSERT INTO deferred_rewards (id, kind, partner_id, partner_uid, promotion_id, source, source_id, period_key, budget_id, amount, completed_at)
         SELECT r.id, 'CLAIM', r.partner_id, r.partner_uid, r.promotion_id, 'MISSION', r.mission_id, r.period_key, ${rule.budget_id}, ${amount.toString()}::numeric, r.at

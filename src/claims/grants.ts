@@ -9,6 +9,8 @@ import type { ClaimStatus } from '../domain/claims.ts';
 import { homeStripe } from '../domain/stripes.ts';
 import { newId } from '../domain/ids.ts';
 import { release, reserveMany, takeFromOneFreeStripe } from '../budgets/reservations.ts';
+import { webhookOutboxCte } from '../webhooks/outbox.ts';
+import { claimEvents } from '../webhooks/events.ts';
 
 export interface Grant {
   budget: { id: string; asset_id: string; stripes: number };
@@ -329,7 +331,7 @@ export function grantRows(
  * at, completed_before_link, trace_context, n) not granted yet, only when `onlyIf` holds, each with the user's
  * account when linked, and their first history rows. A claim not refused (its amount taken) is
  * REQUESTED when its user is linked, else RESERVED (only claims of before migration 0008); a
- * refused one is REJECTED with the reason.
+ * refused one is REJECTED with the reason. The CTE `claim_hooks` writes their webhook messages.
  */
 export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown>) {
   return sql`
@@ -346,7 +348,7 @@ export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown
       WHERE ${onlyIf}
       ORDER BY i.n
       ON CONFLICT (partner_id, partner_uid, source, source_id, period_key) DO NOTHING
-      RETURNING id, status, reason, created_at
+      RETURNING id, status, reason, created_at, partner_id, partner_uid, asset_id, amount, source, source_id, period_key
     ), history AS (
       INSERT INTO claim_events (claim_id, from_status, to_status, reason, at)
       SELECT claim.id, e.from_status, e.to_status, e.reason, claim.created_at
@@ -357,7 +359,16 @@ export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown
       ) AS e(n, from_status, to_status, reason)
       WHERE e.n = 1 OR claim.status = 'REQUESTED'
       ORDER BY claim.id, e.n
-    )`;
+    ), ${webhookOutboxCte(
+      'claim_hooks',
+      claimEvents(
+        sql`(SELECT claim.*, e.status AS moved_to FROM claim CROSS JOIN LATERAL (VALUES
+               (1, CASE WHEN claim.status = 'REQUESTED' THEN 'RESERVED' ELSE claim.status END), (2, 'REQUESTED')
+             ) AS e(n, status) WHERE e.n = 1 OR claim.status = 'REQUESTED' ORDER BY claim.id, e.n) c`,
+        sql`c.moved_to`,
+        sql`c.created_at`,
+      ),
+    )}`;
 }
 
 function userKey(grant: Pick<Grant, 'partnerId' | 'partnerUid'>): string {

@@ -1,11 +1,14 @@
 // The one way a claim changes status: the move is checked against the rule table
 // (domain/claims.ts) and the update and its history row are written in ONE statement, so no crash
-// can leave a status without its history (or history without its status).
+// can leave a status without its history (or history without its status), nor without the
+// webhook messages that report it (src/webhooks/outbox.ts).
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import { canMove } from '../domain/claims.ts';
+import { webhookOutboxCte } from '../webhooks/outbox.ts';
+import { claimEvents } from '../webhooks/events.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
 
 /** Which claims to move: by id, or by a condition on the claim row `c` (for set-based upkeep). */
@@ -62,11 +65,11 @@ export async function transitionClaims(
     WITH moved AS (
       UPDATE claims c SET ${sql.join(sets)}
       WHERE ${which} AND c.status = ${move.from}
-      RETURNING c.id
+      RETURNING c.id, c.partner_id, c.partner_uid, c.asset_id, c.amount, c.source, c.source_id, c.period_key, c.reason
     ), history AS (
       INSERT INTO claim_events (claim_id, from_status, to_status, reason, at)
       SELECT id, ${move.from}::text, ${move.to}::text, ${move.why}::text, ${move.at}::timestamptz FROM moved ORDER BY id
-    )
+    ), ${webhookOutboxCte('hooks', claimEvents(sql`(SELECT * FROM moved ORDER BY id) c`, sql`${move.to}::text`, sql`${move.at}::timestamptz`))}
     SELECT id FROM moved`;
   // The text varies only with the caller's shape of move (a handful), never with the input.
   const name = `claims_move_${move.from}_${move.to}`.toLowerCase();

@@ -12,6 +12,8 @@ import { newId } from '../domain/ids.ts';
 import { appError } from '../errors.ts';
 import { amountOf, decimalsOf, findBudget } from '../budgets/service.ts';
 import { grantClaim } from '../claims/grants.ts';
+import { webhookOutboxCte } from '../webhooks/outbox.ts';
+import { drawRunEvents } from '../webhooks/events.ts';
 
 export async function createDraw(
   db: Kysely<DB>,
@@ -147,6 +149,8 @@ export async function runDraw(db: Kysely<DB>, clock: Clock, id: string) {
       .set({ status: 'DRAWN', drawn_at: now, ticket_count: tickets.length })
       .where('id', '=', id)
       .execute();
+    // The draw.run webhook messages, in the draw's transaction (src/webhooks/outbox.ts).
+    await sql`WITH ${webhookOutboxCte('hooks', drawRunEvents(id, now))} SELECT 1`.execute(trx);
   });
   return getDraw(db, id);
 }

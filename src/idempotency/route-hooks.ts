@@ -41,6 +41,8 @@ export const IDEMPOTENT_ROUTES: Readonly<Record<string, 'keyed' | 'refused'>> = 
   'POST /admin/v1/budgets/:id/reward-wallet': 'keyed',
   'POST /admin/v1/partners/:partnerId/api-keys': 'refused',
   'POST /admin/v1/admin-credentials': 'refused',
+  'POST /admin/v1/partners/:partnerId/webhook-endpoints': 'refused',
+  'POST /admin/v1/webhook-endpoints/:id/roll-secret': 'refused',
 };
 
 /** Response headers replayed with the body (the request id and security headers are the repeat's own). */

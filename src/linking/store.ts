@@ -4,6 +4,8 @@ import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { DB, LoginStatesTable, MappingTokensTable } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
+import { webhookOutboxCte } from '../webhooks/outbox.ts';
+import { userLinkEvents } from '../webhooks/events.ts';
 
 export interface PartnerUser {
   partnerId: string;
@@ -153,19 +155,17 @@ export async function insertMapping(
   trx: Transaction<DB>,
   row: { partnerId: string; partnerUid: string; accountId: string; region: string; now: Date },
 ): Promise<boolean> {
-  const inserted = await trx
-    .insertInto('user_mappings')
-    .values({
-      partner_id: row.partnerId,
-      partner_uid: row.partnerUid,
-      account_id: row.accountId,
-      region: row.region,
-      created_at: row.now,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returning('partner_uid')
-    .executeTakeFirst();
-  return inserted !== undefined;
+  // The user.linked webhook messages are written by the same statement (src/webhooks/outbox.ts).
+  const query = sql<{ partner_uid: string }>`
+    WITH linked AS (
+      INSERT INTO user_mappings (partner_id, partner_uid, account_id, region, created_at)
+      VALUES (${row.partnerId}, ${row.partnerUid}, ${row.accountId}, ${row.region}, ${row.now}::timestamptz)
+      ON CONFLICT DO NOTHING
+      RETURNING *
+    ), ${webhookOutboxCte('hooks', userLinkEvents(sql`linked m`, 'user.linked', row.now))}
+    SELECT partner_uid FROM linked`;
+  const inserted = await query.execute(trx);
+  return inserted.rows.length > 0;
 }
 
 export async function updateMappingRegion(
@@ -182,13 +182,15 @@ export async function updateMappingRegion(
     .execute();
 }
 
-export async function deleteMapping(db: Kysely<DB>, partnerId: string, partnerUid: string) {
-  return db
-    .deleteFrom('user_mappings')
-    .where('partner_id', '=', partnerId)
-    .where('partner_uid', '=', partnerUid)
-    .returningAll()
-    .executeTakeFirst();
+/** Removes a link and writes its user.unlinked webhook messages, in one statement. */
+export async function deleteMapping(db: Kysely<DB>, partnerId: string, partnerUid: string, now: Date) {
+  const query = sql<Selectable<DB['user_mappings']>>`
+    WITH removed AS (
+      DELETE FROM user_mappings WHERE partner_id = ${partnerId} AND partner_uid = ${partnerUid}
+      RETURNING *
+    ), ${webhookOutboxCte('hooks', userLinkEvents(sql`removed m`, 'user.unlinked', now))}
+    SELECT * FROM removed`;
+  return (await query.execute(db)).rows[0];
 }
 
 export async function findMappingWithAccount(db: Kysely<DB>, partnerId: string, partnerUid: string) {

@@ -9,6 +9,7 @@ import { describeDbError } from '../db/connection.ts';
 import { DatabaseUnreachableError, openMigratedDatabase } from '../db/open.ts';
 import { systemClock } from '../domain/clock.ts';
 import { startPayoutWorker } from './worker.ts';
+import { startWebhookWorker } from '../webhooks/delivery.ts';
 import { chainPayoutForWorker } from '../chain/claim-payout.ts';
 import { shutdownTracing } from '../telemetry/hooks.ts';
 
@@ -37,6 +38,13 @@ const worker = startPayoutWorker(database.db, systemClock, {
   // [chain payout] claims of chain assets go through the chain outbox.
   chain: chainPayoutForWorker(database.db, systemClock, config, (message) => log.warn(message)),
 });
+// Webhook delivery (docs/webhooks.md) runs beside the payouts.
+const webhooks = config.webhooks.worker
+  ? startWebhookWorker(database.db, systemClock, {
+      ...config.webhooks,
+      log: (err) => log.error({ err }, 'webhook delivery round failed'),
+    })
+  : undefined;
 log.info({ pid: process.pid }, 'payout worker started');
 let stopping = false;
 const stop = async (signal: string) => {
@@ -52,6 +60,7 @@ const stop = async (signal: string) => {
   }, config.shutdownTimeoutMs);
   try {
     await worker.stop();
+    await webhooks?.stop();
     await database.close();
     await shutdownTracing();
     process.exit(0);

@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import type { DB, PromotionStatus, RecurrenceType } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
+import { webhookOutboxCte } from '../webhooks/outbox.ts';
+import { missionCompletedEvents } from '../webhooks/events.ts';
 
 export interface MissionForAchieve {
   missionId: string;
@@ -97,7 +99,7 @@ export function progressUpsertQuery(
         current = coalesce(excluded.current, p.current),
         report_count = p.report_count + 1,
         updated_at = excluded.updated_at
-      RETURNING completed_by`;
+      RETURNING completed_by, partner_id, partner_uid, mission_id, period_key, completed_at`;
 }
 
 /**
@@ -117,8 +119,23 @@ export async function upsertProgressBatch(
   for (const replaceTarget of [false, true]) {
     const rows = reports.filter((r) => (r.target !== null) === replaceTarget);
     if (rows.length === 0) continue;
-    const query = progressUpsertQuery(rows, replaceTarget);
-    const result = await db.executeQuery(prepared('progress_upsert', query.compile(db)));
+    // A completing batch also writes mission.completed for the periods it completed (the marker
+    // stored is this report's), in the same statement; a progress-only batch is the upsert alone.
+    const markers = rows.filter((r) => r.completed).map((r) => r.completionMarker);
+    const query =
+      markers.length === 0
+        ? progressUpsertQuery(rows, replaceTarget)
+        : sql<{ completed_by: string | null }>`
+            WITH up AS (${progressUpsertQuery(rows, replaceTarget)}),
+            ${webhookOutboxCte(
+              'completion_hooks',
+              missionCompletedEvents(
+                sql`(SELECT up.*, up.completed_at AS at FROM up WHERE up.completed_by = ANY(${markers}::text[])) r`,
+              ),
+            )}
+            SELECT completed_by FROM up`;
+    const name = markers.length === 0 ? 'progress_upsert' : 'progress_upsert_completing';
+    const result = await db.executeQuery(prepared(name, query.compile(db)));
     for (const row of result.rows) if (row.completed_by !== null) winners.add(row.completed_by);
   }
   // Markers are unique per report: a report completed its period iff its marker was stored.

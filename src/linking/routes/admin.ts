@@ -72,7 +72,7 @@ export const linkingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { partnerId, partnerUid } = request.params;
       await getPartner(database.db, partnerId);
-      const removed = await deleteMapping(database.db, partnerId, partnerUid);
+      const removed = await deleteMapping(database.db, partnerId, partnerUid, app.deps.clock.now());
       if (!removed) throw appError('NOT_FOUND_MAPPING', `partner user '${partnerUid}' is not linked`);
       request.log.info(
         { partnerId, partnerUid, accountId: removed.account_id, admin: request.admin.id },

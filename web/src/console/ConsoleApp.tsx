@@ -20,6 +20,7 @@ import { BudgetsPage } from './pages/BudgetsPage.tsx';
 import { BudgetPage } from './pages/BudgetPage.tsx';
 import { ClaimsPage } from './pages/ClaimsPage.tsx';
 import { DrawsPage } from './pages/DrawsPage.tsx';
+import { WebhooksPage } from './pages/webhooks/WebhooksPage.tsx';
 
 interface Route {
   pattern: string;
@@ -51,6 +52,7 @@ const ROUTES: Route[] = [
   { pattern: '/console/budgets/:id', title: 'Budget', render: (p) => <BudgetPage id={p.id ?? ''} /> },
   { pattern: '/console/claims', title: 'Claims', nav: 'Claims', render: () => <ClaimsPage /> },
   { pattern: '/console/draws', title: 'Lucky draws', nav: 'Lucky draws', render: () => <DrawsPage /> },
+  { pattern: '/console/webhooks', title: 'Webhooks', nav: 'Webhooks', render: () => <WebhooksPage /> },
 ];
 
 function SignIn({

@@ -5542,6 +5542,165 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/v1/partners/{partnerId}/webhook-endpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Register a partner's webhook endpoint; the signing secret is shown only in this answer */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Partner id */
+          partnerId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            description?: string | null;
+            enabled?: boolean;
+            events: (
+              | 'user.linked'
+              | 'mission.completed'
+              | 'claim.reserved'
+              | 'claim.requested'
+              | 'claim.rejected'
+              | 'claim.failed'
+              | 'claim.succeeded'
+              | 'draw.run'
+              | 'user.unlinked'
+            )[];
+            /**
+             * @description https URL on a public address (http only outside production)
+             * @example https://partner.example/webhooks
+             */
+            url: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              createdAt: string;
+              description: string | null;
+              enabled: boolean;
+              events: string[];
+              id: string;
+              partnerId: string;
+              previousSecretExpiresAt: string | null;
+              updatedAt: string;
+              url: string;
+            } & {
+              /** @description whsec_...: shown only in this answer */
+              secret: string;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/promotions': {
     parameters: {
       query?: never;
@@ -7398,6 +7557,788 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/webhook-endpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List webhook endpoints (never their secrets) */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          offset?: number;
+          /** @description Only this partner */
+          partnerId?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                createdAt: string;
+                description: string | null;
+                enabled: boolean;
+                events: string[];
+                id: string;
+                partnerId: string;
+                previousSecretExpiresAt: string | null;
+                updatedAt: string;
+                url: string;
+              }[];
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/webhook-endpoints/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a webhook endpoint (never its secret) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Webhook endpoint id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              createdAt: string;
+              description: string | null;
+              enabled: boolean;
+              events: string[];
+              id: string;
+              partnerId: string;
+              previousSecretExpiresAt: string | null;
+              updatedAt: string;
+              url: string;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Change a webhook endpoint (URL, events, description, enabled) */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Webhook endpoint id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            description?: string | null;
+            enabled?: boolean;
+            events?: (
+              | 'user.linked'
+              | 'mission.completed'
+              | 'claim.reserved'
+              | 'claim.requested'
+              | 'claim.rejected'
+              | 'claim.failed'
+              | 'claim.succeeded'
+              | 'draw.run'
+              | 'user.unlinked'
+            )[];
+            /**
+             * @description https URL on a public address (http only outside production)
+             * @example https://partner.example/webhooks
+             */
+            url?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              createdAt: string;
+              description: string | null;
+              enabled: boolean;
+              events: string[];
+              id: string;
+              partnerId: string;
+              previousSecretExpiresAt: string | null;
+              updatedAt: string;
+              url: string;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/admin/v1/webhook-endpoints/{id}/roll-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Roll an endpoint's signing secret; the new one is shown only in this answer, the old one signs for 24 h more */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Webhook endpoint id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              createdAt: string;
+              description: string | null;
+              enabled: boolean;
+              events: string[];
+              id: string;
+              partnerId: string;
+              previousSecretExpiresAt: string | null;
+              updatedAt: string;
+              url: string;
+            } & {
+              /** @description whsec_...: shown only in this answer */
+              secret: string;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/webhook-messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List webhook messages, newest first */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Only this endpoint */
+          endpointId?: string;
+          /** @description An event type (docs/webhooks.md) */
+          eventType?:
+            | 'user.linked'
+            | 'mission.completed'
+            | 'claim.reserved'
+            | 'claim.requested'
+            | 'claim.rejected'
+            | 'claim.failed'
+            | 'claim.succeeded'
+            | 'draw.run'
+            | 'user.unlinked';
+          limit?: number;
+          offset?: number;
+          /** @description Only this partner */
+          partnerId?: string;
+          status?: 'PENDING' | 'DELIVERED' | 'FAILED';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                attempts: number;
+                createdAt: string;
+                deliveredAt: string | null;
+                endpointId: string;
+                eventType: string;
+                /** @description The webhook-id header of every attempt */
+                id: string;
+                lastError: string | null;
+                nextAttemptAt: string | null;
+                partnerId: string;
+                payload: {
+                  [key: string]: unknown;
+                };
+                status: 'PENDING' | 'DELIVERED' | 'FAILED';
+              }[];
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/webhook-messages/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a webhook message with every delivery attempt */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Webhook message id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              attempts: number;
+              createdAt: string;
+              deliveredAt: string | null;
+              endpointId: string;
+              eventType: string;
+              /** @description The webhook-id header of every attempt */
+              id: string;
+              lastError: string | null;
+              nextAttemptAt: string | null;
+              partnerId: string;
+              payload: {
+                [key: string]: unknown;
+              };
+              status: 'PENDING' | 'DELIVERED' | 'FAILED';
+            } & {
+              attemptLog: {
+                attemptedAt: string;
+                durationMs: number;
+                error: string | null;
+                statusCode: number | null;
+              }[];
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/webhook-messages/{id}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Re-send a webhook message (same webhook-id) with a fresh retry schedule */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Webhook message id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              attempts: number;
+              createdAt: string;
+              deliveredAt: string | null;
+              endpointId: string;
+              eventType: string;
+              /** @description The webhook-id header of every attempt */
+              id: string;
+              lastError: string | null;
+              nextAttemptAt: string | null;
+              partnerId: string;
+              payload: {
+                [key: string]: unknown;
+              };
+              status: 'PENDING' | 'DELIVERED' | 'FAILED';
+            } & {
+              attemptLog: {
+                attemptedAt: string;
+                durationMs: number;
+                error: string | null;
+                statusCode: number | null;
+              }[];
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;

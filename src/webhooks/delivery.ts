@@ -1,0 +1,259 @@
+// The webhook delivery worker. Due messages are leased with FOR UPDATE SKIP LOCKED (several
+// processes share the outbox; none holds a transaction or a connection while it waits on a
+// receiver), signed with the standardwebhooks package and POSTed with a short timeout; each
+// attempt is recorded. A receiver that fails is retried with exponential backoff and jitter for
+// more than three days, then the message is FAILED. A crash at any instant leaves the message
+// PENDING (its lease runs out) and it is sent again: at least once; receivers deduplicate by
+// webhook-id.
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import type { LookupFunction } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { Webhook } from 'standardwebhooks';
+import type { DB } from '../db/schema.ts';
+import type { Clock } from '../domain/clock.ts';
+import { isPublicAddress } from './addresses.ts';
+import type { AddressRules } from './addresses.ts';
+import './tables.ts';
+
+/** Pause after the n-th failed attempt (1-based); past the last, the message is FAILED. Sum: ~3.2 days. */
+export const RETRY_DELAYS_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3600_000,
+  5 * 3600_000,
+  ...Array.from({ length: 7 }, () => 10 * 3600_000),
+];
+/** Attempts in all: the first and one per retry delay. */
+export const MAX_WEBHOOK_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/** The delay before the next try after `attempts` failures, with ±20 % jitter (so failures do not all return at once). */
+export function nextDelayMs(attempts: number, random: () => number = Math.random): number | undefined {
+  const base = RETRY_DELAYS_MS[attempts - 1];
+  if (base === undefined) return undefined;
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+export interface DeliveryOptions extends AddressRules {
+  timeoutMs: number;
+  /** Messages leased per round. */
+  batchSize?: number;
+  random?: () => number;
+}
+
+interface Leased {
+  id: string;
+  endpoint_id: string;
+  payload: unknown;
+  attempts: number;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+interface Outcome {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** Resolves like the system does, then refuses any non-public address: checked for the address actually connected to. */
+function publicOnlyLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as Array<{ address: string; family: number }>;
+      const refused = list.find((a) => !allowPrivate && !isPublicAddress(a.address));
+      if (refused || list.length === 0) {
+        const err = Object.assign(new Error(`refused: ${hostname} resolves to a non-public address`), {
+          code: 'EADDRREFUSED',
+        });
+        return callback(err, '', 0);
+      }
+      if (options.all) return callback(null, list);
+      const first = list[0] as { address: string; family: number };
+      return callback(null, first.address, first.family);
+    });
+  };
+}
+
+/** One POST; answers the status code or the error, never throws. The response body is not read beyond 64 KiB. */
+function post(url: string, body: string, headers: Record<string, string>, options: DeliveryOptions) {
+  return new Promise<Outcome>((resolve) => {
+    const started = performance.now();
+    const done = (statusCode: number | null, error: string | null) =>
+      resolve({
+        statusCode,
+        error: error?.slice(0, 500) ?? null,
+        durationMs: Math.round(performance.now() - started),
+      });
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return done(null, 'invalid URL');
+    }
+    if (options.requireHttps && target.protocol !== 'https:') return done(null, 'refused: https is required');
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) !== 0 && !options.allowPrivateAddresses && !isPublicAddress(host))
+      return done(null, 'refused: non-public address');
+    const client = target.protocol === 'https:' ? https : http;
+    const request = client.request(
+      target,
+      {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+        lookup: publicOnlyLookup(options.allowPrivateAddresses),
+        timeout: options.timeoutMs,
+      },
+      (response) => {
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > 65_536) response.destroy();
+        });
+        response.on('end', () => done(response.statusCode ?? null, null));
+        response.on('close', () => done(response.statusCode ?? null, null));
+        response.on('error', () => done(response.statusCode ?? null, null));
+      },
+    );
+    // The whole exchange, not only idle time, is bounded.
+    const deadline = setTimeout(
+      () => request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    request.on('timeout', () => request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)));
+    request.on('error', (error) => done(null, error.message));
+    request.on('close', () => clearTimeout(deadline));
+    request.end(body);
+  });
+}
+
+/** The webhook-signature header: a signature per valid secret (both during a roll's grace period). */
+function signatures(message: Leased, body: string, sentAt: Date, now: Date): string {
+  const secrets = [message.secret];
+  if (
+    message.previous_secret &&
+    message.previous_secret_expires_at &&
+    message.previous_secret_expires_at > now
+  )
+    secrets.push(message.previous_secret);
+  return secrets.map((secret) => new Webhook(secret).sign(message.id, sentAt, body)).join(' ');
+}
+
+/**
+ * Leases up to `batchSize` due messages (PENDING, due, endpoint enabled) and delivers them: one
+ * endpoint's messages one after another in event order, endpoints side by side. Answers how many
+ * it handled. The lease (next_attempt_at pushed past any round's length) is what keeps another
+ * worker off a message meanwhile; a crash lets it run out and the message is sent again.
+ */
+export async function runWebhookBatch(
+  db: Kysely<DB>,
+  clock: Clock,
+  options: DeliveryOptions,
+): Promise<number> {
+  const now = clock.now();
+  const batchSize = options.batchSize ?? 20;
+  const lease = new Date(now.getTime() + options.timeoutMs * (batchSize + 1) + 5_000);
+  const { rows } = await sql<Leased>`
+    WITH due AS (
+      SELECT m.id FROM webhook_messages m
+      JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
+      WHERE m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
+      ORDER BY m.created_at, m.rank, m.seq
+      LIMIT ${batchSize}
+      FOR UPDATE OF m SKIP LOCKED
+    ), leased AS (
+      UPDATE webhook_messages m SET next_attempt_at = ${lease}::timestamptz
+      FROM due WHERE m.id = due.id
+      RETURNING m.id, m.endpoint_id, m.payload, m.attempts, m.created_at, m.rank, m.seq
+    )
+    SELECT l.id, l.endpoint_id, l.payload, l.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+    FROM leased l JOIN webhook_endpoints e ON e.id = l.endpoint_id
+    ORDER BY l.created_at, l.rank, l.seq`.execute(db);
+  const byEndpoint = new Map<string, Leased[]>();
+  for (const row of rows) byEndpoint.set(row.endpoint_id, [...(byEndpoint.get(row.endpoint_id) ?? []), row]);
+  await Promise.all(
+    [...byEndpoint.values()].map(async (messages) => {
+      for (const message of messages) await deliver(db, clock, message, options);
+    }),
+  );
+  return rows.length;
+}
+
+async function deliver(
+  db: Kysely<DB>,
+  clock: Clock,
+  message: Leased,
+  options: DeliveryOptions,
+): Promise<void> {
+  const body = JSON.stringify(message.payload);
+  // webhook-timestamp is the wall-clock time of sending: receivers compare it with their own clock.
+  const sentAt = new Date();
+  const outcome = await post(
+    message.url,
+    body,
+    {
+      'webhook-id': message.id,
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': signatures(message, body, sentAt, clock.now()),
+      'user-agent': 'mission-reward-service-webhooks/1',
+    },
+    options,
+  );
+  const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+  const at = clock.now();
+  const attempts = message.attempts + 1;
+  const delay = ok ? undefined : nextDelayMs(attempts, options.random);
+  const status = ok ? 'DELIVERED' : delay === undefined ? 'FAILED' : 'PENDING';
+  const error = ok ? null : (outcome.error ?? `HTTP ${outcome.statusCode}`);
+  // The attempt and the message's new state in one statement.
+  await sql`
+    WITH attempt AS (
+      INSERT INTO webhook_attempts (message_id, attempted_at, status_code, error, duration_ms)
+      VALUES (${message.id}, ${at}::timestamptz, ${outcome.statusCode}::int, ${outcome.error}, ${outcome.durationMs}::int)
+    )
+    UPDATE webhook_messages SET status = ${status}, attempts = ${attempts}::int, last_error = ${error},
+           next_attempt_at = ${new Date(at.getTime() + (delay ?? 0))}::timestamptz,
+           delivered_at = ${ok ? at : null}::timestamptz
+    WHERE id = ${message.id} AND status = 'PENDING'`.execute(db);
+}
+
+/** Runs delivery rounds until stopped: back to back while there is work, else every `idleMs`. */
+export function startWebhookWorker(
+  db: Kysely<DB>,
+  clock: Clock,
+  options: DeliveryOptions & { idleMs: number; log?: (err: unknown) => void },
+) {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = (async () => {
+      let handled = 0;
+      try {
+        handled = await runWebhookBatch(db, clock, options);
+      } catch (error) {
+        options.log?.(error);
+      }
+      if (!stopped) timer = setTimeout(tick, handled > 0 ? 0 : options.idleMs);
+    })();
+  };
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

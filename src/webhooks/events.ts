@@ -1,0 +1,68 @@
+// The data of each event type, built in SQL from the rows a statement changed (docs/webhooks.md has
+// examples). Each builder answers a SELECT for webhookOutboxCte: partner_id, type, at, data.
+import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
+import { isoUtc } from './outbox.ts';
+
+/** An amount in base units as the API writes it: scaled by the asset's decimals, no trailing zeros. */
+function scaledAmount(amount: RawBuilder<unknown>, assetId: RawBuilder<unknown>): RawBuilder<string> {
+  const d = sql`coalesce((SELECT a.decimals FROM reward_assets a WHERE a.id = ${assetId}), 0)`;
+  // lpad cuts a longer text: pad only up to at least d + 1 digits.
+  const digits = sql`lpad(${amount}::text, greatest(length(${amount}::text), ${d} + 1), '0')`;
+  return sql<string>`(SELECT left(p, length(p) - dd) || CASE WHEN rtrim(right(p, dd), '0') = '' THEN ''
+                                 ELSE '.' || rtrim(right(p, dd), '0') END
+                      FROM (SELECT ${digits} AS p, ${d} AS dd) s)`;
+}
+
+/**
+ * claim.<status> events from rows of claims (alias `c` in `from`): each row's id, partner_id,
+ * partner_uid, asset_id, amount, source, source_id, period_key, reason and `status` (the status it
+ * moved to), with `at` the time of the move. A SUCCEEDED claim paid on chain carries its mined hash.
+ */
+export function claimEvents(from: RawBuilder<unknown>, status: RawBuilder<unknown>, at: RawBuilder<unknown>) {
+  return sql`
+    SELECT c.partner_id, 'claim.' || lower(${status}) AS type, ${at} AS at,
+           jsonb_build_object(
+             'claimId', c.id, 'partnerUid', c.partner_uid, 'status', ${status}, 'source', c.source,
+             'sourceId', c.source_id, 'periodKey', c.period_key, 'assetId', c.asset_id,
+             'amount', ${scaledAmount(sql`c.amount`, sql`c.asset_id`)}, 'reason', c.reason,
+             'transactionHash', CASE WHEN ${status} = 'SUCCEEDED' THEN
+               (SELECT coalesce(p.mined_tx_hash, p.tx_hash) FROM chain_payouts p
+                WHERE p.claim_id = c.id AND p.status = 'CONFIRMED' LIMIT 1) END
+           ) AS data
+    FROM ${from}`;
+}
+
+/** mission.completed from rows (alias `r` in `from`) with partner_id, partner_uid, mission_id, period_key, at. */
+export function missionCompletedEvents(from: RawBuilder<unknown>) {
+  return sql`
+    SELECT r.partner_id, 'mission.completed' AS type, r.at AS at,
+           jsonb_build_object(
+             'partnerUid', r.partner_uid, 'missionId', r.mission_id,
+             'missionKey', (SELECT m.mission_key FROM missions m WHERE m.id = r.mission_id),
+             'periodKey', r.period_key, 'completedAt', ${isoUtc(sql`r.at`)}
+           ) AS data
+    FROM ${from}`;
+}
+
+/** user.linked / user.unlinked from rows of user_mappings (alias `m` in `from`). */
+export function userLinkEvents(from: RawBuilder<unknown>, type: 'user.linked' | 'user.unlinked', at: Date) {
+  return sql`
+    SELECT m.partner_id, ${type}::text AS type, ${at}::timestamptz AS at,
+           jsonb_build_object('partnerUid', m.partner_uid, 'region', m.region,
+                              'linkedAt', ${isoUtc(sql`m.created_at`)}) AS data
+    FROM ${from}`;
+}
+
+/** draw.run, one per partner with tickets in the draw: its entries and its winners (after the tickets are marked). */
+export function drawRunEvents(drawId: string, at: Date) {
+  return sql`
+    SELECT t.partner_id, 'draw.run' AS type, ${at}::timestamptz AS at,
+           jsonb_build_object(
+             'drawId', ${drawId}::text, 'budgetId', min(t.budget_id), 'entries', count(*),
+             'winners', coalesce(jsonb_agg(jsonb_build_object('partnerUid', t.partner_uid, 'ticketId', t.id) ORDER BY t.id)
+                                 FILTER (WHERE t.won), '[]'::jsonb)
+           ) AS data
+    FROM tickets t WHERE t.draw_id = ${drawId}
+    GROUP BY t.partner_id`;
+}

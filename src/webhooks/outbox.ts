@@ -1,0 +1,45 @@
+// The webhook outbox on the write path: a CTE that turns the rows a statement changed into one
+// message per enabled endpoint subscribed to the event, in the SAME statement, so a change and its
+// messages commit or roll back together. With no enabled endpoint anywhere, a one-time check
+// (an InitPlan) skips the rest: partners without webhooks pay one index probe per statement.
+import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
+import './tables.ts';
+
+/** Every event type, in lifecycle order: one statement's events are delivered in this order. */
+export const WEBHOOK_EVENT_TYPES = [
+  'user.linked',
+  'mission.completed',
+  'claim.reserved',
+  'claim.requested',
+  'claim.rejected',
+  'claim.failed',
+  'claim.succeeded',
+  'draw.run',
+  'user.unlinked',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** ISO 8601 in UTC with milliseconds, as JavaScript's toISOString writes it. */
+export function isoUtc(column: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/**
+ * The CTE `<name> AS (INSERT INTO webhook_messages ...)`. `events` is a SELECT with the columns
+ * partner_id, type (an event type), at (timestamptz) and data (jsonb); it is read only when some
+ * endpoint is enabled, and each event becomes one message per enabled endpoint of its partner
+ * that subscribed to its type. The payload is Standard Webhooks' {type, timestamp, data}.
+ */
+export function webhookOutboxCte(name: string, events: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`${sql.raw(name)} AS (
+    INSERT INTO webhook_messages (id, endpoint_id, partner_id, event_type, rank, payload, status, next_attempt_at, created_at)
+    SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, ev.partner_id, ev.type,
+           array_position(${[...WEBHOOK_EVENT_TYPES]}::text[], ev.type),
+           jsonb_build_object('type', ev.type, 'timestamp', ${isoUtc(sql`ev.at`)}, 'data', ev.data),
+           'PENDING', ev.at, ev.at
+    FROM (${events}) ev
+    JOIN webhook_endpoints e ON e.partner_id = ev.partner_id AND e.enabled AND ev.type = ANY (e.events)
+    WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled)
+  )`;
+}

@@ -1,0 +1,37 @@
+// POST /admin/v1/partners/{partnerId}/webhook-endpoints: register an endpoint; its secret is shown once.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, Id } from '../../http/schemas.ts';
+import { createEndpoint } from '../service.ts';
+import { Description, EndpointUrl, EndpointWithSecret, EventTypes, security, tags } from './schemas.ts';
+
+export const createEndpointRoute: FastifyPluginAsyncTypebox = async (app) => {
+  const { database, clock, config } = app.deps;
+  app.post(
+    '/partners/:partnerId/webhook-endpoints',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Register a partner's webhook endpoint; the signing secret is shown only in this answer",
+        params: Type.Object({ partnerId: Id('Partner id') }),
+        body: Type.Object(
+          {
+            url: EndpointUrl,
+            events: EventTypes,
+            description: Type.Optional(Description),
+            enabled: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: EndpointWithSecret, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          await createEndpoint(database.db, clock, config.webhooks, request.params.partnerId, request.body),
+        ),
+  );
+};
