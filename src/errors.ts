@@ -101,6 +101,9 @@ export const ERRORS = {
   SIWE_CHALLENGE_INVALID: { code: 3610, status: 400, category: 'Wallet' },
   SIWE_SIGNATURE_INVALID: { code: 3611, status: 400, category: 'Wallet' },
   NOT_FOUND_USER_WALLET: { code: 3612, status: 404, category: 'Wallet' },
+
+  // --- 3700: operations endpoints (docs/operations.md, "Metrics and alerts") ---
+  METRICS_UNAUTHORIZED: { code: 3700, status: 401, category: 'Operations' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;

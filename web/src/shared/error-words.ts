@@ -50,6 +50,7 @@ const WORDS: Record<string, string> = {
   SIWE_SIGNATURE_INVALID: 'The signature does not match the wallet address.',
   NOT_FOUND_USER_WALLET: 'No wallet is bound to this account yet.',
   NOT_A_DEV_CHAIN_WALLET: 'The dev faucet funds only wallets on the embedded development chain.',
+  METRICS_UNAUTHORIZED: 'The metrics need the operations bearer token.',
   USER_UNAUTHORIZED: 'You are signed out. Sign in to see your missions.',
   DUPLICATE_MISSION_KEY: 'The partner already has a mission with this key; choose another.',
   PROMOTION_NOT_ACTIVE: 'The promotion is not active.',
