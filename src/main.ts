@@ -12,6 +12,7 @@ import { chainPayoutForWorker } from './chain/claim-payout.ts';
 import { startDevNetwork } from './chain/dev-network.ts';
 import { PayoutProgress } from './metrics/payout-progress.ts';
 import { readinessOf, startOperationsServer } from './metrics/operations-server.ts';
+import { chainObserverOf } from './metrics/registry.ts';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -56,7 +57,13 @@ async function main(): Promise<void> {
         log: (err) => app.log.error({ err }, 'payout batch failed'),
         ...(payoutProgress && { progress: payoutProgress }),
         // [chain payout] claims of chain assets go through the chain outbox.
-        chain: chainPayoutForWorker(database.db, systemClock, config, (message) => app.log.warn(message)),
+        chain: chainPayoutForWorker(
+          database.db,
+          systemClock,
+          config,
+          (message) => app.log.warn(message),
+          chainObserverOf(app.metrics),
+        ),
       })
     : undefined;
 

@@ -1,12 +1,14 @@
 // /metrics scraped through HTTP as Prometheus would: the exposition follows the naming conventions,
 // and the counters and gauges move with real requests (a completion moves the completion counter,
 // the claims and the payout queue, and lowers its budget's gauge by the reward).
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, partnerCall, setupMission, startTestApp } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { parseExposition, sampleValue } from './metrics-text.ts';
 import type { MetricFamily } from './metrics-text.ts';
 import { runPayoutBatch } from '../src/payout/worker.ts';
+import { PayoutProgress } from '../src/metrics/payout-progress.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 /** prom-client's default process metrics name these gauges "_total"; ours never do that. */
@@ -32,6 +34,8 @@ async function scrape(app = ctx.app): Promise<Map<string, MetricFamily>> {
 
 beforeAll(async () => {
   ctx = await startTestApp({
+    // As in a process that runs the payout worker (src/main.ts): its metrics are there too.
+    payoutProgress: new PayoutProgress(),
     // No cache: each scrape reads the database afresh, so a test sees its own request's effect.
     env: { METRICS_TOKEN: TOKEN, METRICS_DB_CACHE_MS: '0', METRICS_MAX_PARTNER_LABELS: '1' },
   });
@@ -216,5 +220,53 @@ describe('counters that move with real requests', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('the Grafana dashboard (ops/grafana/mission-reward-service.json)', () => {
+  interface Panel {
+    type: string;
+    title: string;
+    datasource?: { uid: string };
+    targets?: Array<{ expr: string; datasource?: { uid: string } }>;
+  }
+  const dashboard = JSON.parse(
+    readFileSync(new URL('../ops/grafana/mission-reward-service.json', import.meta.url), 'utf8'),
+  ) as { templating: { list: Array<{ name: string; type: string; query: unknown }> }; panels: Panel[] };
+
+  it('has a Prometheus datasource variable that every query uses', () => {
+    expect(dashboard.templating.list).toContainEqual(
+      expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }),
+    );
+    const queried = dashboard.panels.filter((p) => p.type !== 'row');
+    expect(queried.length).toBeGreaterThan(20);
+    for (const panel of queried) {
+      expect(panel.datasource?.uid, panel.title).toBe('${datasource}');
+      expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
+      for (const target of panel.targets ?? [])
+        expect(target.datasource?.uid, panel.title).toBe('${datasource}');
+    }
+  });
+
+  it('queries only metrics the service exposes', async () => {
+    const families = await scrape();
+    const exposed = (name: string) =>
+      families.has(name) ||
+      ['_bucket', '_sum', '_count'].some(
+        (suffix) =>
+          name.endsWith(suffix) && families.get(name.slice(0, -suffix.length))?.type === 'histogram',
+      );
+    const used = new Set<string>();
+    for (const panel of dashboard.panels)
+      for (const target of panel.targets ?? [])
+        for (const [name] of target.expr.matchAll(/\b(?:mrs|process|nodejs)_[a-z0-9_]+\b/g)) used.add(name);
+    expect(used.size).toBeGreaterThan(25);
+    const missing = [...used].filter((name) => !exposed(name));
+    expect(missing).toEqual([]);
+    // And the other way round: every metric of ours is on the dashboard.
+    const ours = [...families.keys()].filter((name) => name.startsWith('mrs_'));
+    const shown = (name: string) =>
+      used.has(name) || ['_bucket', '_sum', '_count'].some((suffix) => used.has(name + suffix));
+    expect(ours.filter((name) => !shown(name))).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { markClaimFailed, markClaimsSucceeded } from '../claims/payout-outcomes.ts';
 import { createChainPayout } from './outbox.ts';
-import type { ChainPayoutOptions, ClaimOutcome } from './outbox.ts';
+import type { ChainObserver, ChainPayoutOptions, ClaimOutcome } from './outbox.ts';
 import { chainDb } from './schema.ts';
 import { resolveWalletKek } from './signer.ts';
 import {
@@ -114,7 +114,13 @@ export function chainPayoutForWorker(
   clock: Clock,
   config: Pick<Config, 'walletKek' | 'nodeEnv' | 'dataDir'>,
   warn: (message: string) => void,
+  observe?: ChainObserver,
 ): ClaimChainPayout {
   let kek: Buffer | undefined;
-  return createClaimChainPayout({ db, clock, kek: () => (kek ??= resolveWalletKek(config, warn)) });
+  return createClaimChainPayout({
+    db,
+    clock,
+    kek: () => (kek ??= resolveWalletKek(config, warn)),
+    ...(observe && { observe }),
+  });
 }

@@ -341,3 +341,34 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
     },
   };
 }
+
+/** A base-unit amount as a float in whole units (for a gauge; exact enough for alerting). */
+function wholeUnits(baseUnits: bigint, decimals: number): number {
+  const scale = 10n ** BigInt(decimals);
+  return Number(baseUnits / scale) + Number(baseUnits % scale) / Number(scale);
+}
+
+/**
+ * What the chain payout reports (src/chain/outbox.ts ChainObserver), as this registry's chain
+ * metrics. Balances are the reads the payout makes before signing anyway: never an RPC per scrape.
+ */
+export function chainObserverOf(metrics: ServiceMetrics) {
+  const { chain } = metrics;
+  return {
+    balances(
+      wallet: string,
+      gasWei: bigint,
+      token: { symbol: string; decimals: number | null; balance: bigint } | undefined,
+    ) {
+      chain.gasBalance.set({ wallet }, wholeUnits(gasWei, 18));
+      if (token)
+        chain.tokenBalance.set(
+          { wallet, asset: token.symbol },
+          wholeUnits(token.balance, token.decimals ?? 0),
+        );
+    },
+    confirmed: (network: string, seconds: number) => chain.confirmationSeconds.observe({ network }, seconds),
+    lag: (network: string, blocks: number) => chain.confirmationLagBlocks.set({ network }, blocks),
+    rpcError: (network: string) => chain.rpcErrors.inc({ network }),
+  };
+}

@@ -11,7 +11,7 @@ import { systemClock } from '../domain/clock.ts';
 import { startPayoutWorker } from './worker.ts';
 import { chainPayoutForWorker } from '../chain/claim-payout.ts';
 import { PayoutProgress } from '../metrics/payout-progress.ts';
-import { createServiceMetrics } from '../metrics/registry.ts';
+import { chainObserverOf, createServiceMetrics } from '../metrics/registry.ts';
 import { databaseReadings } from '../metrics/database-readings.ts';
 import { startOperationsServer } from '../metrics/operations-server.ts';
 
@@ -52,7 +52,13 @@ const worker = startPayoutWorker(database.db, systemClock, {
   reservationTtlSeconds: config.claimReservationTtlSeconds,
   log: (err) => log.error({ err }, 'payout batch failed'),
   // [chain payout] claims of chain assets go through the chain outbox.
-  chain: chainPayoutForWorker(database.db, systemClock, config, (message) => log.warn(message)),
+  chain: chainPayoutForWorker(
+    database.db,
+    systemClock,
+    config,
+    (message) => log.warn(message),
+    chainObserverOf(metrics),
+  ),
 });
 const notReady = async (): Promise<string | undefined> => {
   const probe = await database.probe(config.readiness.timeoutMs);
