@@ -220,7 +220,7 @@ describe('counters that move with real requests', () => {
     } finally {
       await other.close();
     }
-  });
+  }, 90_000);
 });
 
 describe('the Grafana dashboard (ops/grafana/mission-reward-service.json)', () => {

@@ -13,26 +13,30 @@ import { readinessOf, startOperationsServer } from '../src/metrics/operations-se
 const TOKEN = 'metrics-token-0123456789';
 
 describe('/metrics on the main port', () => {
+  // The app starts in a hook (hook timeout): a fresh PGlite takes long on a loaded machine.
+  let plain: TestContext;
+  beforeAll(async () => {
+    plain = await startTestApp();
+  });
+  afterAll(async () => {
+    await plain?.close();
+  });
+
   it('is not there without METRICS_TOKEN: 404 with the error body', async () => {
-    const ctx = await startTestApp();
-    try {
-      const response = await ctx.app.inject({ method: 'GET', url: '/metrics' });
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({
-        code: 3004,
-        name: 'ROUTE_NOT_FOUND',
-        message: expect.any(String),
-      });
-      // Not even with a bearer token: nothing is configured to accept one.
-      const withBearer = await ctx.app.inject({
-        method: 'GET',
-        url: '/metrics',
-        headers: { authorization: `Bearer ${TOKEN}` },
-      });
-      expect(withBearer.statusCode).toBe(404);
-    } finally {
-      await ctx.close();
-    }
+    const response = await plain.app.inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      code: 3004,
+      name: 'ROUTE_NOT_FOUND',
+      message: expect.any(String),
+    });
+    // Not even with a bearer token: nothing is configured to accept one.
+    const withBearer = await plain.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(withBearer.statusCode).toBe(404);
   });
 });
 
