@@ -102,7 +102,10 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
   app.addHook('onClose', () => rates.flush());
   // Concurrent reports are written in batches (one statement or transaction per batch).
   const achiever = createAchiever(db, clock, {
-    onCompleted: (partnerId, completions) => rates.record(partnerId, completions),
+    onCompleted: (partnerId, completions) => {
+      rates.record(partnerId, completions);
+      app.metrics.completions.inc({ partner: app.metrics.partners.of(partnerId) }, completions);
+    },
     onCompletion: completionHandler(context),
     inOneStatement: completionsInOneStatement(context),
     findMission: (conn, partnerId, missionKey) =>

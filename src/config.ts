@@ -35,7 +35,15 @@ export interface Config {
   /** How long SIGTERM/SIGINT may take to finish requests and close; then the process exits anyway. */
   shutdownTimeoutMs: number;
   /** /readyz: how long its database query may take, and how many queries may wait for the pool. */
-  readiness: { timeoutMs: number; maxPoolWaiting: number };
+  readiness: {
+    timeoutMs: number;
+    maxPoolWaiting: number;
+    /**
+     * Not ready when this process runs the payout worker, a REQUESTED claim is older than this and no
+     * payout batch finished within it, in ms.
+     */
+    payoutStallMs: number;
+  };
   /** 'production' refuses development-only conveniences. */
   nodeEnv: string;
   /** Which partner-facing environment this deployment is (docs/environments.md). */
@@ -84,6 +92,24 @@ export interface Config {
   devChain: boolean;
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /** Prometheus metrics (docs/operations.md, "Metrics and alerts"). */
+  metrics: MetricsConfig;
+}
+
+/** Where /metrics is served and how its labels and database readings are bounded. */
+export interface MetricsConfig {
+  /** METRICS_TOKEN: /metrics on the main port answers a request with this bearer token; undefined = not there. */
+  token: string | undefined;
+  /** METRICS_PORT: a separate operations port serving /metrics, /healthz and /readyz; undefined = none. */
+  port: number | undefined;
+  /** METRICS_HOST: the interface of the operations port (loopback by default). */
+  host: string;
+  /** Most distinct partner label values; the others are counted as "other". */
+  maxPartnerLabels: number;
+  /** How long a scrape-time database reading is reused, in ms (a scrape storm runs one query per interval). */
+  databaseReadingCacheMs: number;
+  /** How long a scrape-time database reading may take before the scrape goes on without it, in ms. */
+  databaseReadingTimeoutMs: number;
 }
 
 export interface WebhookConfig {
@@ -475,6 +501,7 @@ export function loadConfig(env: Env = process.env): Config {
     readiness: {
       timeoutMs: integer(env, 'READYZ_TIMEOUT_MS', 1000, 50, 30_000),
       maxPoolWaiting: integer(env, 'READYZ_MAX_POOL_WAITING', 50, 0, 100_000),
+      payoutStallMs: integer(env, 'READYZ_PAYOUT_STALL_MS', 120_000, 100, 24 * 3600_000),
     },
     nodeEnv,
     serviceEnvironment,
@@ -511,6 +538,24 @@ export function loadConfig(env: Env = process.env): Config {
     frameAncestors: parseFrameAncestors(nonEmpty(env, 'FRAME_ANCESTORS')),
     devChain: parseDevChain(nonEmpty(env, 'DEV_CHAIN'), nodeEnv),
     webhooks: loadWebhookConfig(env, nodeEnv),
+    metrics: loadMetricsConfig(env),
+  };
+}
+
+function loadMetricsConfig(env: Env): MetricsConfig {
+  const token = nonEmpty(env, 'METRICS_TOKEN');
+  if (token !== undefined && token.length < 16)
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters long');
+  const host = nonEmpty(env, 'METRICS_HOST') ?? '127.0.0.1';
+  if (isIP(host) === 0 && host !== 'localhost')
+    throw new ConfigError('METRICS_HOST', `must be an IP address or localhost, got '${host}'`);
+  return {
+    token,
+    port: nonEmpty(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
+    host,
+    maxPartnerLabels: integer(env, 'METRICS_MAX_PARTNER_LABELS', 50, 0, 10_000),
+    databaseReadingCacheMs: integer(env, 'METRICS_DB_CACHE_MS', 2000, 0, 60_000),
+    databaseReadingTimeoutMs: integer(env, 'METRICS_DB_TIMEOUT_MS', 1000, 50, 30_000),
   };
 }
 

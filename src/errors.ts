@@ -115,6 +115,9 @@ export const ERRORS = {
 
   // --- 3950: preview and production (docs/environments.md) ---
   API_KEY_WRONG_ENVIRONMENT: { code: 3950, status: 401, category: 'Environment' },
+
+  // --- 3800: operations endpoints (docs/operations.md, "Metrics and alerts") ---
+  METRICS_UNAUTHORIZED: { code: 3800, status: 401, category: 'Operations' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -13,6 +13,9 @@ import { startWebhookWorker } from './webhooks/delivery.ts';
 import { chainPayoutForWorker } from './chain/claim-payout.ts';
 import { startDevNetwork } from './chain/dev-network.ts';
 import { shutdownTracing } from './telemetry/hooks.ts';
+import { PayoutProgress } from './metrics/payout-progress.ts';
+import { readinessOf, startOperationsServer } from './metrics/operations-server.ts';
+import { chainObserverOf } from './metrics/registry.ts';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -30,7 +33,14 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const { database, applied } = opened;
-  const app = await buildApp({ config, database, clock: systemClock });
+  // The worker of this process tells its progress to /readyz and the metrics.
+  const payoutProgress = config.payoutWorker ? new PayoutProgress() : undefined;
+  const app = await buildApp({
+    config,
+    database,
+    clock: systemClock,
+    ...(payoutProgress && { payoutProgress }),
+  });
   if (config.adminToken !== undefined) await ensureOwnerToken(database.db, config.adminToken, app.log);
   app.log.info(
     {
@@ -48,8 +58,15 @@ async function main(): Promise<void> {
         idleMs: config.payoutIdleMs,
         reservationTtlSeconds: config.claimReservationTtlSeconds,
         log: (err) => app.log.error({ err }, 'payout batch failed'),
+        ...(payoutProgress && { progress: payoutProgress }),
         // [chain payout] claims of chain assets go through the chain outbox.
-        chain: chainPayoutForWorker(database.db, systemClock, config, (message) => app.log.warn(message)),
+        chain: chainPayoutForWorker(
+          database.db,
+          systemClock,
+          config,
+          (message) => app.log.warn(message),
+          chainObserverOf(app.metrics),
+        ),
       })
     : undefined;
   // Webhook delivery (docs/webhooks.md): any number of processes share the outbox.
@@ -60,6 +77,7 @@ async function main(): Promise<void> {
       })
     : undefined;
 
+  let operations: Awaited<ReturnType<typeof startOperationsServer>> | undefined = undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -74,6 +92,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     try {
+      await operations?.close();
       await app.close();
       await worker?.stop();
       await webhooks?.stop();
@@ -91,6 +110,19 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // The operations port (METRICS_PORT): /metrics, /healthz and /readyz for scrapers and orchestrators.
+  const metricsPort = config.metrics.port;
+  operations =
+    metricsPort === undefined
+      ? undefined
+      : await startOperationsServer({
+          metrics: app.metrics,
+          token: config.metrics.token,
+          port: metricsPort,
+          host: config.metrics.host,
+          notReady: readinessOf(app),
+        });
+  if (operations) app.log.info({ host: config.metrics.host, port: metricsPort }, 'operations port listening');
 }
 
 // Anything that fails between a reachable database and a listening server (the database lost

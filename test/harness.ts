@@ -15,6 +15,7 @@ import type { App } from '../src/http/server.ts';
 import { ensureOwnerToken } from '../src/admins/service.ts';
 import { SESSION_COOKIE } from '../src/http/session.ts';
 import { startSession } from '../src/sessions/service.ts';
+import type { PayoutProgress } from '../src/metrics/payout-progress.ts';
 
 export const ADMIN_TOKEN = 'test-owner-token-0123456789';
 
@@ -90,7 +91,13 @@ export interface TestContext {
 }
 
 export async function startTestApp(
-  options: { env?: Record<string, string>; now?: string; captureLogs?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    now?: string;
+    captureLogs?: boolean;
+    /** The payout worker's progress, as src/main.ts passes it when the process runs the worker. */
+    payoutProgress?: PayoutProgress;
+  } = {},
 ): Promise<TestContext> {
   const { database, drop, url } = await createTestDatabase();
   const clock = new ManualClock(options.now ?? '2026-11-22T03:00:00Z');
@@ -108,6 +115,7 @@ export async function startTestApp(
     database,
     clock,
     logger: options.captureLogs ? { level: 'info', stream } : false,
+    ...(options.payoutProgress && { payoutProgress: options.payoutProgress }),
   });
   await app.ready();
   return {

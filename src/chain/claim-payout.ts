@@ -6,7 +6,7 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { markClaimFailed, markClaimsSucceeded } from '../claims/payout-outcomes.ts';
 import { createChainPayout } from './outbox.ts';
-import type { ChainPayoutOptions, ClaimOutcome } from './outbox.ts';
+import type { ChainObserver, ChainPayoutOptions, ClaimOutcome } from './outbox.ts';
 import { chainDb } from './schema.ts';
 import { traceHooks } from '../telemetry/hooks.ts';
 import { resolveWalletKek } from './signer.ts';
@@ -125,6 +125,7 @@ export function chainPayoutForWorker(
   clock: Clock,
   config: Pick<Config, 'walletKek' | 'walletKekPrevious' | 'nodeEnv' | 'dataDir'>,
   warn: (message: string) => void,
+  observe?: ChainObserver,
 ): ClaimChainPayout {
   let kek: Buffer | undefined;
   return createClaimChainPayout({
@@ -132,5 +133,6 @@ export function chainPayoutForWorker(
     clock,
     kek: () => (kek ??= resolveWalletKek(config, warn)),
     previousKeks: config.walletKekPrevious,
+    ...(observe && { observe }),
   });
 }

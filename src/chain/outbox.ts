@@ -101,6 +101,24 @@ export interface ChainPayoutOptions {
   signerFor?: (wallet: WalletRow) => Signer;
   /** Test hook: awaited after a step, so a test can kill the process there. */
   holdAt?: (step: PayoutStep) => Promise<void>;
+  /** Told what the payout reads anyway (balances, confirmations, RPC failures): the metrics. */
+  observe?: ChainObserver;
+}
+
+/** What the payout reports of the chain as it goes (src/metrics turns it into gauges and counters). */
+export interface ChainObserver {
+  /** A reward wallet's balances as read before signing: gas in wei, the token in base units. */
+  balances(
+    wallet: string,
+    gasWei: bigint,
+    token: { symbol: string; decimals: number | null; balance: bigint } | undefined,
+  ): void;
+  /** A payout reached its confirmations this long after it was (last) signed. */
+  confirmed(network: string, secondsSinceSigned: number): void;
+  /** Blocks the oldest mined payout of a network still waits for its confirmations (0 when none waits). */
+  lag(network: string, blocks: number): void;
+  /** A JSON-RPC call failed. */
+  rpcError(network: string): void;
 }
 
 interface Fees {
@@ -209,7 +227,15 @@ export function createChainPayout(options: ChainPayoutOptions) {
             args: [wallet.address as Address],
           })
         : Promise.resolve(0n),
-    ]);
+    ]).catch((error: unknown) => {
+      options.observe?.rpcError(network.name);
+      throw error;
+    });
+    options.observe?.balances(
+      wallet.address,
+      gasBalance,
+      token ? { symbol: asset.symbol, decimals: asset.decimals, balance: tokenBalance } : undefined,
+    );
     const outflows = await unsettledOutflows(db, wallet.id);
     let gasLeft = gasBalance - outflows.gasWei - (outflows.tokens.get('') ?? 0n);
     let tokensLeft = token ? tokenBalance - (outflows.tokens.get(token) ?? 0n) : 0n;
@@ -394,7 +420,11 @@ export function createChainPayout(options: ChainPayoutOptions) {
     for (const [networkId, payouts] of byNetwork) {
       const network = await networkOf(networkId);
       const client = rpcClient(network);
-      const latest = await client.getBlockNumber({ cacheTime: 0 });
+      const latest = await client.getBlockNumber({ cacheTime: 0 }).catch((error: unknown) => {
+        options.observe?.rpcError(network.name);
+        throw error;
+      });
+      let lag = 0;
       const receipts = await Promise.all(
         payouts.map((p) =>
           Promise.all(
@@ -412,7 +442,15 @@ export function createChainPayout(options: ChainPayoutOptions) {
             stuck.push(payout);
           continue;
         }
-        if (latest - receipt.blockNumber + 1n < BigInt(network.confirmations)) continue;
+        const have = latest - receipt.blockNumber + 1n;
+        if (have < BigInt(network.confirmations)) {
+          lag = Math.max(lag, Number(BigInt(network.confirmations) - have));
+          continue;
+        }
+        options.observe?.confirmed(
+          network.name,
+          Math.max(0, (now.getTime() - new Date(payout.current_signed_at).getTime()) / 1000),
+        );
         const ok = receipt.status === 'success';
         const error = ok ? null : await revertReason(client, payout, receipt.from, receipt.blockNumber);
         if (error) reasons.set(payout.id, error);
@@ -424,6 +462,7 @@ export function createChainPayout(options: ChainPayoutOptions) {
           error,
         });
       }
+      options.observe?.lag(network.name, lag);
     }
     let outcomes: ClaimOutcome[] = [];
     if (settlements.length > 0) {

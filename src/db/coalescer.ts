@@ -79,6 +79,7 @@ export class Coalescer<I, O> {
   readonly #bounds: QueueBounds;
   readonly #now: () => number;
   readonly #name: string;
+  readonly #group: CoalescerGroup | undefined;
   #queue: Array<Pending<I, O>> = [];
   /** Start times of the batches running now. */
   readonly #runningSince = new Set<{ startedAt: number }>();
@@ -93,6 +94,7 @@ export class Coalescer<I, O> {
     this.#bounds = options.group?.bounds ?? DEFAULT_QUEUE_BOUNDS;
     this.#now = options.now ?? monotonicMs;
     this.#name = `${options.name ?? 'batch'} batch`;
+    this.#group = options.group;
     if (!(this.#concurrency >= 1 && this.#maxBatch >= 1))
       throw new RangeError('concurrency and maxBatch must be at least 1');
     if (!(this.#bounds.maxWaiting >= 1 && this.#bounds.maxWaitMs >= 1))
@@ -178,6 +180,7 @@ export class Coalescer<I, O> {
       this.#runningSince.add(run);
       void this.#execute(batch).finally(() => {
         this.#runningSince.delete(run);
+        this.#group?.batchDone(batch.length, this.#now() - run.startedAt);
         this.#drain();
       });
     }
@@ -243,6 +246,8 @@ export class Coalescer<I, O> {
 export class CoalescerGroup {
   readonly bounds: QueueBounds;
   readonly #members = new Set<{ reading(): QueueReading }>();
+  /** Told of every batch a member finished, with its size and duration in ms (metrics). */
+  onBatch: ((size: number, durationMs: number) => void) | undefined;
 
   constructor(bounds: QueueBounds = DEFAULT_QUEUE_BOUNDS) {
     this.bounds = bounds;
@@ -250,6 +255,15 @@ export class CoalescerGroup {
 
   add(member: { reading(): QueueReading }): void {
     this.#members.add(member);
+  }
+
+  /** A member finished a batch (whatever its outcome). */
+  batchDone(size: number, durationMs: number): void {
+    try {
+      this.onBatch?.(size, durationMs);
+    } catch {
+      // a metric's failure is no reason to fail a batch
+    }
   }
 
   /** The sum of the queues, the oldest ages, and whether any member is saturated or stuck. */

@@ -25,7 +25,40 @@ export interface Database {
    * PostgreSQL), bounded by timeoutMs, and how many queries wait for a pool connection right now.
    */
   probe(timeoutMs: number): Promise<DatabaseProbe>;
+  /** The pool now (for metrics): connections open, in use, and queries waiting for one. */
+  poolReading(): PoolReading;
+  /** Calls listener with the wait of every pool acquire, in ms; answers a function that stops it. */
+  onAcquire(listener: (waitMs: number) => void): () => void;
   close(): Promise<void>;
+}
+
+export interface PoolReading {
+  /** Most connections the pool may open (PGlite: 1). */
+  max: number;
+  /** Connections open now. */
+  open: number;
+  /** Connections handed out now. */
+  inUse: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
+/** Listeners of pool acquire waits; each one that throws is ignored (metrics must not fail a query). */
+class AcquireListeners {
+  readonly #listeners = new Set<(waitMs: number) => void>();
+  add(listener: (waitMs: number) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+  emit(waitMs: number): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(waitMs);
+      } catch {
+        // a metric's failure is no reason to fail the query
+      }
+    }
+  }
 }
 
 export interface DatabaseProbe {
@@ -115,7 +148,7 @@ export function prepared<R>(name: string, query: CompiledQuery<R>): CompiledQuer
 }
 
 /** The pool as Kysely sees it, running marked statements as named prepared statements. */
-function withPreparedStatements(pool: pg.Pool): PostgresPool {
+function withPreparedStatements(pool: pg.Pool, acquired: AcquireListeners): PostgresPool {
   const names = new Map<string, string>();
   const nameOf = (text: string, mark: string) => {
     let name = names.get(text);
@@ -143,7 +176,9 @@ function withPreparedStatements(pool: pg.Pool): PostgresPool {
   };
   return {
     async connect() {
+      const started = performance.now();
       const client = await pool.connect();
+      acquired.emit(performance.now() - started);
       let wrapper = wrappers.get(client);
       if (wrapper === undefined) {
         wrapper = wrap(client);
@@ -208,10 +243,11 @@ export function openPostgres(
     return probeClient;
   };
   const listeners = new Set<() => Promise<void>>();
+  const acquired = new AcquireListeners();
 
   return {
     kind: 'postgres',
-    db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) }),
+    db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool, acquired) }) }),
     async execScript(sql) {
       await pool.query(sql);
     },
@@ -287,6 +323,13 @@ export function openPostgres(
         return { answered: false, waiting, error };
       }
     },
+    poolReading: () => ({
+      max: poolSize,
+      open: pool.totalCount,
+      inUse: pool.totalCount - pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
+    onAcquire: (listener) => acquired.add(listener),
     async close() {
       await Promise.all([...listeners].map((stop) => stop()));
       dropProbeClient();
@@ -300,14 +343,17 @@ export function openPostgres(
  * rest, so that a transaction is never interleaved with another request's statements.
  */
 class PGlitePool implements PostgresPool {
-  private busy = false;
+  busy = false;
   readonly waiting: Array<() => void> = [];
+  readonly acquired = new AcquireListeners();
 
   constructor(private readonly pglite: PGlite) {}
 
   async connect(): Promise<PostgresPoolClient> {
+    const started = performance.now();
     if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.busy = true;
+    this.acquired.emit(performance.now() - started);
     return {
       query: async <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
         // Without parameters use the simple protocol, which also runs multi-statement scripts.
@@ -360,6 +406,8 @@ export async function openPGlite(dataDir: string | undefined): Promise<Database>
         return { answered: false, waiting, error };
       }
     },
+    poolReading: () => ({ max: 1, open: 1, inUse: pool.busy ? 1 : 0, waiting: pool.waiting.length }),
+    onAcquire: (listener) => pool.acquired.add(listener),
     async close() {
       await pglite.close();
     },

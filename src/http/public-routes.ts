@@ -32,7 +32,27 @@ async function notReadyReason(app: FastifyInstance): Promise<{ reason: string; e
       reason: `${probe.waiting} queries wait for a database connection (more than ${config.readiness.maxPoolWaiting})`,
     };
   }
-  return undefined;
+  return payoutStall(app);
+}
+
+/**
+ * The payout worker of this process (when it runs one) makes no progress while work waits: a due
+ * REQUESTED claim older than the bound, and no batch finished without an error within it. The claim's
+ * age comes from the metrics' cached, bounded database reading, so /readyz adds no query of its own.
+ */
+async function payoutStall(app: FastifyInstance): Promise<{ reason: string } | undefined> {
+  const progress = app.deps.payoutProgress;
+  if (progress === undefined) return undefined;
+  const boundMs = app.deps.config.readiness.payoutStallMs;
+  const sinceBatchMs = progress.msSinceLastSuccess();
+  if (sinceBatchMs <= boundMs) return undefined;
+  const reading = await app.databaseReadings.get();
+  if (reading === undefined || reading.oldestRequestedSeconds * 1000 <= boundMs) return undefined;
+  return {
+    reason:
+      `payouts are stuck: a claim has waited ${Math.round(reading.oldestRequestedSeconds)} s and no payout ` +
+      `batch finished in ${Math.round(sinceBatchMs / 1000)} s`,
+  };
 }
 
 export async function publicRoutes(app: FastifyInstance): Promise<void> {
@@ -53,7 +73,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['operations'],
-        summary: 'The database answers promptly and no work is stuck',
+        summary: 'The database answers promptly, no work is stuck and payouts move',
         response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(503) },
       },
     },

@@ -44,12 +44,13 @@ const LOGIN_STARTS = new Set(['GET /v1/login', 'GET /v1/mission-users/auth']);
  * Health probes come often from a few load-balancer addresses, and must answer even when the
  * counters cannot (a probe that waited for them would report a healthy process as down).
  */
-const PROBES = new Set(['GET /healthz', 'GET /readyz']);
+const PROBES = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics']);
 
 // IPv6 clients usually hold a whole /64: counting per address would give each of them 2^64 budgets.
 const addressOf = (request: FastifyRequest) => normalizeIP(request.ip, 64);
 
-function refuse(reply: FastifyReply, ttlMs: number, what: string): never {
+function refuse(reply: FastifyReply, ttlMs: number, what: string, limit: string): never {
+  reply.server.metrics.rateLimitRefusals.inc({ limit });
   const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
   reply.header('retry-after', String(seconds));
   throw appError('RATE_LIMITED', `too many ${what}; retry in ${seconds} s`);
@@ -112,6 +113,7 @@ export const rateLimits = fp(
       reply: FastifyReply,
       limit: ReturnType<typeof limiter>,
       what: string,
+      name: string,
     ) {
       if (limit === undefined) return;
       let result;
@@ -126,7 +128,7 @@ export const rateLimits = fp(
       reply
         .header('x-ratelimit-limit', String(result.max))
         .header('x-ratelimit-remaining', String(result.remaining));
-      if (result.isExceeded) refuse(reply, result.ttl, what);
+      if (result.isExceeded) refuse(reply, result.ttl, what, name);
     }
 
     async function countFailure(
@@ -135,6 +137,7 @@ export const rateLimits = fp(
       key: string,
       max: number,
       what: string,
+      name: string,
     ) {
       if (max === 0) return;
       let state;
@@ -145,7 +148,7 @@ export const rateLimits = fp(
         request.log.warn({ err }, 'rate-limit counters unavailable; failure not counted');
         return;
       }
-      if (state.count > max) refuse(reply, state.ttlMs, what);
+      if (state.count > max) refuse(reply, state.ttlMs, what, name);
     }
 
     app.addHook('onRequest', async (request, reply) => {
@@ -153,12 +156,13 @@ export const rateLimits = fp(
       const route = `${request.method} ${request.routeOptions.url ?? ''}`;
       if (PROBES.has(route)) return;
       if (LOGIN_STARTS.has(route))
-        await check(request, reply, loginByAddress, 'login starts from this address');
-      await check(request, reply, byAddress, 'requests from this address');
+        await check(request, reply, loginByAddress, 'login starts from this address', 'login_per_address');
+      await check(request, reply, byAddress, 'requests from this address', 'per_address');
     });
 
     app.decorate('limits', {
-      partnerCall: (request, reply) => check(request, reply, byPartner, 'requests for this partner'),
+      partnerCall: (request, reply) =>
+        check(request, reply, byPartner, 'requests for this partner', 'per_partner'),
       async failedPartnerKey(request, reply, partnerId) {
         await countFailure(
           request,
@@ -166,6 +170,7 @@ export const rateLimits = fp(
           `fail-partner-addr:${addressOf(request)}`,
           config.failedAuthPerAddress,
           'failed credentials from this address',
+          'failed_auth_per_address',
         );
         if (partnerId !== undefined) {
           await countFailure(
@@ -174,6 +179,7 @@ export const rateLimits = fp(
             `fail-partner-id:${partnerId}`,
             config.failedAuthPerPartner,
             'failed credentials for this partner id',
+            'failed_auth_per_partner',
           );
         }
       },
@@ -184,6 +190,7 @@ export const rateLimits = fp(
           `fail-admin-addr:${addressOf(request)}`,
           config.failedAuthPerAddress,
           'failed credentials from this address',
+          'failed_admin_auth_per_address',
         ),
       purgeExpired: () => counters.purgeExpired(),
     } satisfies RequestLimits);

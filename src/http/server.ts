@@ -31,6 +31,8 @@ import { withLogSerializers } from './log-redaction.ts';
 import { securityHeaders } from './security-headers.ts';
 import { loadShedding } from './load-shedding.ts';
 import { rateLimits } from './rate-limits.ts';
+import { httpMetrics } from '../metrics/http-metrics.ts';
+import type { PayoutProgress } from '../metrics/payout-progress.ts';
 
 export interface AppDeps {
   config: Config;
@@ -38,6 +40,8 @@ export interface AppDeps {
   clock: Clock;
   /** Pass false in tests to silence logs; defaults to JSON logs at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
+  /** The payout worker of this process, when it runs one: /readyz and the metrics watch its progress. */
+  payoutProgress?: PayoutProgress;
 }
 
 export type App = FastifyInstance;
@@ -173,9 +177,11 @@ export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<Ser
   registerErrorHandling(app);
   registerInputGuard(app);
   registerServerLevelAnswers(app);
-  // Headers first (so refusals carry them too), then shedding, then the rate limits.
+  // Headers first (so refusals carry them too), then shedding, metrics, then the rate limits.
   await app.register(securityHeaders);
   await app.register(loadShedding);
+  // Metrics next: they count every answer, the refusals of the rate limits too.
+  await app.register(httpMetrics, deps.payoutProgress ? { payoutProgress: deps.payoutProgress } : {});
   await app.register(rateLimits, { group: app.coalescers });
   // The capabilities, wired by the composition root once the batching queues' group exists.
   const wiring = await wire(app);

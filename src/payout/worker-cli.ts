@@ -12,6 +12,10 @@ import { startPayoutWorker } from './worker.ts';
 import { startWebhookWorker } from '../webhooks/delivery.ts';
 import { chainPayoutForWorker } from '../chain/claim-payout.ts';
 import { shutdownTracing } from '../telemetry/hooks.ts';
+import { PayoutProgress } from '../metrics/payout-progress.ts';
+import { chainObserverOf, createServiceMetrics } from '../metrics/registry.ts';
+import { databaseReadings } from '../metrics/database-readings.ts';
+import { startOperationsServer } from '../metrics/operations-server.ts';
 
 const log = pino({ level: process.env.LOG_LEVEL ?? 'info' });
 const config = loadConfigOrExit();
@@ -31,12 +35,32 @@ try {
   process.exit(1);
 }
 const { database } = opened;
+// The worker's own metrics and readiness, on its own operations port (METRICS_PORT) when set.
+const progress = new PayoutProgress();
+const readings = databaseReadings(database.db, systemClock, {
+  cacheMs: config.metrics.databaseReadingCacheMs,
+  timeoutMs: config.metrics.databaseReadingTimeoutMs,
+  onError: (err) => log.warn({ err: describeDbError(err) }, 'metrics database reading failed'),
+});
+const metrics = createServiceMetrics({
+  database,
+  readings,
+  payoutProgress: progress,
+  maxPartnerLabels: config.metrics.maxPartnerLabels,
+});
 const worker = startPayoutWorker(database.db, systemClock, {
+  progress,
   idleMs: config.payoutIdleMs,
   reservationTtlSeconds: config.claimReservationTtlSeconds,
   log: (err) => log.error({ err }, 'payout batch failed'),
   // [chain payout] claims of chain assets go through the chain outbox.
-  chain: chainPayoutForWorker(database.db, systemClock, config, (message) => log.warn(message)),
+  chain: chainPayoutForWorker(
+    database.db,
+    systemClock,
+    config,
+    (message) => log.warn(message),
+    chainObserverOf(metrics),
+  ),
 });
 // Webhook delivery (docs/webhooks.md) runs beside the payouts.
 const webhooks = config.webhooks.worker
@@ -45,7 +69,26 @@ const webhooks = config.webhooks.worker
       log: (err) => log.error({ err }, 'webhook delivery round failed'),
     })
   : undefined;
-log.info({ pid: process.pid }, 'payout worker started');
+const notReady = async (): Promise<string | undefined> => {
+  const probe = await database.probe(config.readiness.timeoutMs);
+  if (!probe.answered) return 'the database does not answer';
+  const boundMs = config.readiness.payoutStallMs;
+  if (progress.msSinceLastSuccess() <= boundMs) return undefined;
+  const reading = await readings.get();
+  if (reading === undefined || reading.oldestRequestedSeconds * 1000 <= boundMs) return undefined;
+  return `payouts are stuck: a claim has waited ${Math.round(reading.oldestRequestedSeconds)} s`;
+};
+const operations =
+  config.metrics.port === undefined
+    ? undefined
+    : await startOperationsServer({
+        metrics,
+        token: config.metrics.token,
+        port: config.metrics.port,
+        host: config.metrics.host,
+        notReady,
+      });
+log.info({ pid: process.pid, metricsPort: config.metrics.port }, 'payout worker started');
 let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;
@@ -59,6 +102,7 @@ const stop = async (signal: string) => {
     process.exit(1);
   }, config.shutdownTimeoutMs);
   try {
+    await operations?.close();
     await worker.stop();
     await webhooks?.stop();
     await database.close();

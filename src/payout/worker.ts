@@ -112,6 +112,8 @@ export function startPayoutWorker(
     batchSize?: number;
     /** [chain payout] one round of the chain outbox (src/chain/claim-payout.ts); answers the claims it handled. */
     chain?: { run(): Promise<number> };
+    /** Told of every batch (its claims, duration, and whether it finished without an error): /readyz and metrics. */
+    progress?: { batchDone(outcome: { handled: number; durationMs: number; ok: boolean }): void };
   } = {},
 ) {
   const idleMs = options.idleMs ?? 500;
@@ -122,11 +124,13 @@ export function startPayoutWorker(
   const tick = () => {
     running = (async () => {
       let handled = 0;
+      let ok = true;
       // Each task on its own: a draw or a sweep that keeps failing must not stop the payouts.
-      const task = async (run: () => Promise<unknown>) => {
+      const task = async (run: () => Promise<unknown>, payout = false) => {
         try {
           await run();
         } catch (error) {
+          if (payout) ok = false;
           options.log?.(error);
         }
       };
@@ -134,12 +138,14 @@ export function startPayoutWorker(
         upkeepAt = performance.now();
         await runUpkeep(db, clock, task, options.reservationTtlSeconds);
       }
+      const started = performance.now();
       await task(async () => {
         handled = await runPayoutBatch(db, clock, options.provider, options.batchSize);
-      });
+      }, true);
       // [chain payout] the chain's claims: hand due ones to the outbox, settle what is mined.
       const chain = options.chain;
-      if (chain) await task(async () => void (handled += await chain.run()));
+      if (chain) await task(async () => void (handled += await chain.run()), true);
+      options.progress?.batchDone({ handled, durationMs: performance.now() - started, ok });
       if (!stopped) timer = setTimeout(tick, handled > 0 ? 0 : idleMs);
     })();
   };

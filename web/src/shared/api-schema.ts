@@ -8391,7 +8391,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The database answers promptly and no work is stuck */
+    /** The database answers promptly, no work is stuck and payouts move */
     get: {
       parameters: {
         query?: never;

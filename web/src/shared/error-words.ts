@@ -53,6 +53,7 @@ const WORDS: Record<string, string> = {
   WEBHOOK_URL_REFUSED: 'Webhook URLs must be public https addresses.',
   NOT_FOUND_WEBHOOK_MESSAGE: 'That webhook message does not exist.',
   NOT_A_DEV_CHAIN_WALLET: 'The dev faucet funds only wallets on the embedded development chain.',
+  METRICS_UNAUTHORIZED: 'The metrics need the operations bearer token.',
   USER_UNAUTHORIZED: 'You are signed out. Sign in to see your missions.',
   DUPLICATE_MISSION_KEY: 'The partner already has a mission with this key; choose another.',
   PROMOTION_NOT_ACTIVE: 'The promotion is not active.',
