@@ -41,12 +41,15 @@ describe.skipIf(!runBrowser)('the chain journey in a real browser', () => {
     distDir = mkdtempSync(path.join(tmpdir(), 'mrs-chain-e2e-'));
     const appPort = await freePort();
     appUrl = `http://127.0.0.1:${appPort}`;
-    [, ctx, chain, browser] = await Promise.all([
-      buildWeb(distDir),
-      startTestApp({
-        env: { PUBLIC_BASE_URL: appUrl, WEB_DIST_DIR: distDir, WALLET_KEK: TEST_KEK.toString('hex') },
-        now: new Date().toISOString(),
-      }),
+    // The server looks for the built pages when it starts: build them first (on PostgreSQL the app
+    // starts faster than Vite builds, and would then serve "the web pages are not built").
+    [ctx, chain, browser] = await Promise.all([
+      buildWeb(distDir).then(() =>
+        startTestApp({
+          env: { PUBLIC_BASE_URL: appUrl, WEB_DIST_DIR: distDir, WALLET_KEK: TEST_KEK.toString('hex') },
+          now: new Date().toISOString(),
+        }),
+      ),
       startTestChain(),
       launchChromium(),
     ]);
