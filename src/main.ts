@@ -3,8 +3,7 @@
 // Tracing, when configured, was started before this module by `--import ./src/telemetry/register.ts`.
 import pino from 'pino';
 import { loadConfigOrExit } from './config.ts';
-import { describeDbError } from './db/connection.ts';
-import { DatabaseUnreachableError, openMigratedDatabase } from './db/open.ts';
+import { openMigratedDatabaseOrExit } from './db/open.ts';
 import { systemClock } from './domain/clock.ts';
 import { buildApp } from './app.ts';
 import { ensureOwnerToken } from './admins/service.ts';
@@ -21,18 +20,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   // Lines of the process itself (start-up, database connections); requests log through Fastify.
   const log = pino({ level: config.logLevel });
-  let opened: Awaited<ReturnType<typeof openMigratedDatabase>>;
-  try {
-    opened = await openMigratedDatabase(config, log);
-  } catch (error) {
-    const details =
-      error instanceof DatabaseUnreachableError
-        ? { attempts: error.attempts, waitedMs: error.waitedMs, err: describeDbError(error.lastError) }
-        : { err: describeDbError(error) };
-    log.fatal(details, 'database not usable at start-up; exiting');
-    process.exit(1);
-  }
-  const { database, applied } = opened;
+  const { database, applied } = await openMigratedDatabaseOrExit(config, log);
   // The worker of this process tells its progress to /readyz and the metrics.
   const payoutProgress = config.payoutWorker ? new PayoutProgress() : undefined;
   const app = await buildApp({

@@ -3,14 +3,14 @@
 // never a key); exits 1 when a key cannot be opened with the keys given, 2 on a bad configuration.
 import pino from 'pino';
 import { loadConfigOrExit } from '../config.ts';
-import { openMigratedDatabase } from '../db/open.ts';
+import { openMigratedDatabaseOrExit } from '../db/open.ts';
 import { resolveWalletKek } from './signer.ts';
 import { resealWalletKeys } from './wallet-key-rotation.ts';
 
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel });
 const kek = resolveWalletKek(config, (message) => log.warn(message));
-const { database } = await openMigratedDatabase(config, log);
+const { database } = await openMigratedDatabaseOrExit(config, log);
 try {
   const result = await resealWalletKeys(database.db, kek, config.walletKekPrevious);
   log.info(result, 'reward-wallet keys sealed under the current WALLET_KEK');

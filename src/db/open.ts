@@ -61,3 +61,23 @@ export async function openMigratedDatabase(
     }
   }
 }
+
+/**
+ * openMigratedDatabase for a process entry (the service, the worker, the CLIs): a database that is
+ * not usable ends the process with exit code 1 and one fatal JSON line saying why.
+ */
+export async function openMigratedDatabaseOrExit(
+  config: DatabaseConfig,
+  log: DatabaseLog & { fatal(details: object, message: string): void },
+): Promise<{ database: Database; applied: string[] }> {
+  try {
+    return await openMigratedDatabase(config, log);
+  } catch (error) {
+    const details =
+      error instanceof DatabaseUnreachableError
+        ? { attempts: error.attempts, waitedMs: error.waitedMs, err: describeDbError(error.lastError) }
+        : { err: describeDbError(error) };
+    log.fatal(details, 'database not usable at start-up; exiting');
+    process.exit(1);
+  }
+}

@@ -6,7 +6,7 @@
 import pino from 'pino';
 import { loadConfigOrExit } from '../config.ts';
 import { describeDbError } from '../db/connection.ts';
-import { DatabaseUnreachableError, openMigratedDatabase } from '../db/open.ts';
+import { openMigratedDatabaseOrExit } from '../db/open.ts';
 import { systemClock } from '../domain/clock.ts';
 import { startPayoutWorker } from './worker.ts';
 import { startWebhookWorker } from '../webhooks/delivery.ts';
@@ -23,18 +23,7 @@ if (config.databaseUrl === undefined) {
   console.error('invalid configuration: DATABASE_URL is required for a separate payout worker');
   process.exit(2);
 }
-let opened: Awaited<ReturnType<typeof openMigratedDatabase>>;
-try {
-  opened = await openMigratedDatabase(config, log);
-} catch (error) {
-  const details =
-    error instanceof DatabaseUnreachableError
-      ? { attempts: error.attempts, waitedMs: error.waitedMs, err: describeDbError(error.lastError) }
-      : { err: describeDbError(error) };
-  log.fatal(details, 'database not usable at start-up; exiting');
-  process.exit(1);
-}
-const { database } = opened;
+const { database } = await openMigratedDatabaseOrExit(config, log);
 // The worker's own metrics and readiness, on its own operations port (METRICS_PORT) when set.
 const progress = new PayoutProgress();
 const readings = databaseReadings(database.db, systemClock, {
