@@ -10,6 +10,7 @@ import { buildApp } from '../src/app.ts';
 import type { App } from '../src/http/server.ts';
 import {
   ADMIN_TOKEN,
+  OUT_OF_THE_WAY,
   createAccount,
   partnerCall,
   sessionCookie,
@@ -273,7 +274,7 @@ describe('a database refusal of a value the edge missed', () => {
       },
     });
     app = await buildApp({
-      config: loadConfig({ LOG_LEVEL: 'info' }),
+      config: loadConfig({ LOG_LEVEL: 'info', ...OUT_OF_THE_WAY }),
       database: ctx.database,
       clock: new ManualClock('2026-11-22T03:00:00Z'),
       logger: { level: 'info', stream },
