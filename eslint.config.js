@@ -20,6 +20,25 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
+  // Error messages come from the factories next to the catalog (src/error-factories.ts), one
+  // wording per situation. src/rewards/routes is converted once its split has landed.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/errors.ts', 'src/error-factories.ts', 'src/rewards/routes/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='appError']",
+          message: 'Throw a factory of src/error-factories.ts (add one for a new situation).',
+        },
+        {
+          selector: "NewExpression[callee.name='AppError']",
+          message: 'Throw a factory of src/error-factories.ts (add one for a new situation).',
+        },
+      ],
+    },
+  },
   // The web pages (React): the rules of hooks.
   { files: ['web/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
 );

@@ -1,7 +1,7 @@
 // Operator credentials: bearer secrets with a role, stored as SHA-256 only and shown once; and the
 // ADMIN_TOKEN bootstrap, which creates an OWNER but never revives or changes one.
 import type { Kysely, Selectable } from 'kysely';
-import { appError } from '../errors.ts';
+import { adminCredentialInvalid, adminCredentialNotFound, lastOwner } from '../error-factories.ts';
 import type { AdminCredentialsTable, AdminRole, DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { newId, newSecret, sha256Hex } from '../domain/ids.ts';
@@ -97,10 +97,10 @@ export async function revokeAdminCredential(db: Kysely<DB>, clock: Clock, id: st
       .forUpdate()
       .execute();
     const row = await trx.selectFrom('admin_credentials').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw appError('NOT_FOUND_ADMIN_CREDENTIAL', `no admin credential '${id}'`);
+    if (!row) throw adminCredentialNotFound(id);
     if (row.revoked_at !== null) return;
     if (row.role === 'OWNER' && owners.length <= 1) {
-      throw appError('LAST_OWNER', 'the last OWNER credential cannot be revoked; create another OWNER first');
+      throw lastOwner();
     }
     await trx
       .updateTable('admin_credentials')
@@ -177,6 +177,6 @@ export async function ensureOwnerToken(
 /** The signed-in operator's own credential (name and role), for the console. */
 export async function currentAdmin(db: Kysely<DB>, id: string): Promise<AdminView> {
   const row = await db.selectFrom('admin_credentials').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw appError('ADMIN_UNAUTHORIZED', 'invalid or revoked admin credential');
+  if (!row) throw adminCredentialInvalid();
   return adminView(row);
 }

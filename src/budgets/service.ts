@@ -6,7 +6,13 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { AmountError, formatAmount, MAX_BASE_UNITS, parseAmount } from '../domain/amounts.ts';
 import { splitOverStripes } from '../domain/stripes.ts';
-import { appError } from '../errors.ts';
+import {
+  budgetNotFound,
+  decimalsAlreadySet,
+  decimalsNotSet,
+  invalidAmount,
+  rewardAssetNotFound,
+} from '../error-factories.ts';
 import { newId } from '../domain/ids.ts';
 
 export type BudgetType = 'FIXED' | 'LUCKY_DRAW';
@@ -16,8 +22,7 @@ export function amountOf(text: string, decimals: number, field: string): bigint 
   try {
     return parseAmount(text, decimals);
   } catch (error) {
-    if (error instanceof AmountError)
-      throw appError('INVALID_AMOUNT', `${field}: ${error.message}`, { field });
+    if (error instanceof AmountError) throw invalidAmount(field, error.message, { cause: error });
     throw error;
   }
 }
@@ -78,7 +83,7 @@ export async function listAssets(db: Kysely<DB>): Promise<AssetView[]> {
 
 async function findAsset(db: Kysely<DB>, id: string) {
   const row = await db.selectFrom('reward_assets').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw appError('NOT_FOUND_REWARD_ASSET', `no reward asset '${id}'`);
+  if (!row) throw rewardAssetNotFound(id);
   return row;
 }
 
@@ -95,10 +100,7 @@ export async function updateAsset(
 ): Promise<AssetView> {
   const asset = await findAsset(db, id);
   if (input.decimals !== undefined && asset.decimals !== null && asset.decimals !== input.decimals) {
-    throw appError(
-      'DECIMALS_ALREADY_SET',
-      `asset '${id}' already has ${asset.decimals} decimals; they cannot change`,
-    );
+    throw decimalsAlreadySet(id, asset.decimals);
   }
   const row = await db
     .updateTable('reward_assets')
@@ -116,8 +118,7 @@ export async function updateAsset(
 /** The asset's decimals, or 1402 when they are not set (such an asset cannot back a reward). */
 export async function decimalsOf(db: Kysely<DB>, assetId: string): Promise<number> {
   const asset = await findAsset(db, assetId);
-  if (asset.decimals === null)
-    throw appError('NOT_SET_REWARD_ASSET_DECIMALS', `reward asset '${assetId}' has no decimals set`);
+  if (asset.decimals === null) throw decimalsNotSet(assetId);
   return asset.decimals;
 }
 
@@ -189,10 +190,9 @@ export async function topUpBudget(
       .forUpdate()
       .executeTakeFirstOrThrow();
     if (BigInt(current.total) + amount > MAX_BASE_UNITS) {
-      throw appError(
-        'INVALID_AMOUNT',
-        'amount: the total would exceed the largest amount a budget holds (numeric(78,0))',
-        { field: 'amount' },
+      throw invalidAmount(
+        'amount',
+        'the total would exceed the largest amount a budget holds (numeric(78,0))',
       );
     }
     await trx
@@ -216,7 +216,7 @@ export async function topUpBudget(
 
 export async function findBudget(db: Kysely<DB>, id: string) {
   const row = await db.selectFrom('budgets').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw appError('NOT_FOUND_REWARD_BUDGET', `no reward budget '${id}'`);
+  if (!row) throw budgetNotFound(id);
   return row;
 }
 
@@ -281,7 +281,7 @@ function budgetView(row: BudgetRow): BudgetView {
 
 export async function getBudget(db: Kysely<DB>, id: string): Promise<BudgetView> {
   const row = await budgetQuery(db).where('b.id', '=', id).executeTakeFirst();
-  if (!row) throw appError('NOT_FOUND_REWARD_BUDGET', `no reward budget '${id}'`);
+  if (!row) throw budgetNotFound(id);
   return budgetView(row);
 }
 

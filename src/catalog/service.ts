@@ -1,6 +1,15 @@
 // Catalog use cases: promotions (with the fields that freeze once ACTIVE), mission groups, missions.
 import type { Kysely } from 'kysely';
-import { appError } from '../errors.ts';
+import {
+  duplicateMissionKey,
+  endBeforeStart,
+  immutablePromotionField,
+  invalidTimezone,
+  missionGroupNotFound,
+  missionNotFound,
+  partnerNotFound,
+  promotionNotFound,
+} from '../error-factories.ts';
 import type { DB, PromotionStatus, PromotionType, RecurrenceType } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -88,15 +97,13 @@ function missionView(row: MissionRow): MissionView {
 
 function checkTimeZone(timezone: string): void {
   if (!isValidTimeZone(timezone)) {
-    throw appError('INVALID_TIMEZONE', `'${timezone}' is not an IANA time zone (for example Asia/Seoul)`, {
-      field: 'timezone',
-    });
+    throw invalidTimezone(timezone);
   }
 }
 
 function checkWindow(startAt: Date, endAt: Date | null): void {
   if (endAt !== null && endAt <= startAt) {
-    throw appError('VALIDATION_FAILED', 'endAt must be after startAt', { field: 'endAt' });
+    throw endBeforeStart();
   }
 }
 
@@ -120,7 +127,7 @@ export async function createPromotion(
   const endAt = input.endAt ? new Date(input.endAt) : null;
   checkWindow(startAt, endAt);
   if (!(await findPartner(db, input.partnerId))) {
-    throw appError('NOT_FOUND_PARTNER', `no partner '${input.partnerId}'`, { field: 'partnerId' });
+    throw partnerNotFound(input.partnerId, 'partnerId');
   }
   const now = clock.now();
   const status = input.status ?? 'INACTIVE';
@@ -142,7 +149,7 @@ export async function createPromotion(
 
 export async function getPromotion(db: Kysely<DB>, id: string): Promise<PromotionView> {
   const row = await store.findPromotion(db, id);
-  if (!row) throw appError('NOT_FOUND_PROMOTION', `no promotion '${id}'`);
+  if (!row) throw promotionNotFound(id);
   return promotionView(row);
 }
 
@@ -164,7 +171,7 @@ export async function updatePromotion(
 ): Promise<PromotionView> {
   return db.transaction().execute(async (trx) => {
     const current = await store.findPromotion(trx, id, true);
-    if (!current) throw appError('NOT_FOUND_PROMOTION', `no promotion '${id}'`);
+    if (!current) throw promotionNotFound(id);
     const before = promotionView(current);
     if (current.activated_at !== null) {
       for (const field of IMMUTABLE_ONCE_ACTIVE) {
@@ -175,19 +182,13 @@ export async function updatePromotion(
             ? new Date(next).getTime() !== current.start_at.getTime()
             : next !== before[field]);
         if (changed) {
-          throw appError(
-            'IMMUTABLE_PROMOTION_FIELD',
-            `${field} cannot change once the promotion has been ACTIVE`,
-            {
-              field,
-            },
-          );
+          throw immutablePromotionField(field);
         }
       }
     }
     if (input.timezone !== undefined) checkTimeZone(input.timezone);
     if (input.partnerId !== undefined && !(await findPartner(trx, input.partnerId))) {
-      throw appError('NOT_FOUND_PARTNER', `no partner '${input.partnerId}'`, { field: 'partnerId' });
+      throw partnerNotFound(input.partnerId, 'partnerId');
     }
     const startAt = input.startAt !== undefined ? new Date(input.startAt) : current.start_at;
     const endAt =
@@ -216,7 +217,7 @@ export async function createMissionGroup(
   input: { title: string },
 ): Promise<MissionGroupView> {
   const promotion = await store.findPromotion(db, promotionId);
-  if (!promotion) throw appError('NOT_FOUND_PROMOTION', `no promotion '${promotionId}'`);
+  if (!promotion) throw promotionNotFound(promotionId);
   const now = clock.now();
   const row = await store.insertMissionGroup(db, {
     id: newId('grp'),
@@ -236,7 +237,7 @@ export async function listMissionGroups(db: Kysely<DB>, promotionId: string): Pr
 
 export async function getMissionGroup(db: Kysely<DB>, id: string): Promise<MissionGroupView> {
   const row = await store.findMissionGroup(db, id);
-  if (!row) throw appError('NOT_FOUND_MISSION_GROUP', `no mission group '${id}'`);
+  if (!row) throw missionGroupNotFound(id);
   return missionGroupView(row);
 }
 
@@ -247,7 +248,7 @@ export async function updateMissionGroup(
   input: { title: string },
 ): Promise<MissionGroupView> {
   const row = await store.updateMissionGroup(db, id, { title: input.title, updated_at: clock.now() });
-  if (!row) throw appError('NOT_FOUND_MISSION_GROUP', `no mission group '${id}'`);
+  if (!row) throw missionGroupNotFound(id);
   return missionGroupView(row);
 }
 
@@ -258,7 +259,7 @@ export async function createMission(
   input: { missionKey: string; title: string; recurrence: RecurrenceType; target?: number | null },
 ): Promise<MissionView> {
   const group = await store.findMissionGroup(db, groupId);
-  if (!group) throw appError('NOT_FOUND_MISSION_GROUP', `no mission group '${groupId}'`);
+  if (!group) throw missionGroupNotFound(groupId);
   const now = clock.now();
   try {
     const row = await store.insertMission(db, {
@@ -275,9 +276,7 @@ export async function createMission(
     return missionView(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw appError('DUPLICATE_MISSION_KEY', `this partner already has a mission '${input.missionKey}'`, {
-        field: 'missionKey',
-      });
+      throw duplicateMissionKey(input.missionKey, { cause: error });
     }
     throw error;
   }
@@ -290,7 +289,7 @@ export async function listMissions(db: Kysely<DB>, groupId: string): Promise<Mis
 
 export async function getMission(db: Kysely<DB>, id: string): Promise<MissionView> {
   const row = await store.findMission(db, id);
-  if (!row) throw appError('NOT_FOUND_MISSION', `no mission '${id}'`);
+  if (!row) throw missionNotFound(id);
   return missionView(row);
 }
 
@@ -306,6 +305,6 @@ export async function updateMission(
     ...(input.target !== undefined && { target: input.target }),
     updated_at: clock.now(),
   });
-  if (!row) throw appError('NOT_FOUND_MISSION', `no mission '${id}'`);
+  if (!row) throw missionNotFound(id);
   return missionView(row);
 }

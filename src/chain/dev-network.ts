@@ -8,7 +8,7 @@ import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { parseAmount } from '../domain/amounts.ts';
-import { appError } from '../errors.ts';
+import { chainRpcUnavailable, notADevChainWallet, rewardWalletNotFound } from '../error-factories.ts';
 import { DEV_CHAIN_ID, startDevChain } from './dev-chain.ts';
 import type { DevChain } from './dev-chain.ts';
 import { chainFor, rpcClient } from './rpc.ts';
@@ -171,13 +171,9 @@ async function registerDevNetwork(db: Kysely<DB>, clock: Clock, rpcUrl: string, 
 export async function fundFromDevFaucet(db: Kysely<DB>, budgetId: string, amount: string): Promise<void> {
   const cdb = chainDb(db);
   const wallet = await findWalletOfBudget(cdb, budgetId);
-  if (!wallet) throw appError('NOT_FOUND_REWARD_WALLET', `budget ${budgetId} has no reward wallet`);
+  if (!wallet) throw rewardWalletNotFound(budgetId);
   const network = await findNetwork(cdb, wallet.network_id);
-  if (!network || network.id !== DEV_NETWORK_ID)
-    throw appError(
-      'NOT_A_DEV_CHAIN_WALLET',
-      `the reward wallet of budget ${budgetId} is not on the development chain`,
-    );
+  if (!network || network.id !== DEV_NETWORK_ID) throw notADevChainWallet(budgetId);
   const asset = await findBudgetChainAsset(cdb, budgetId);
   const units = parseAmount(amount, asset?.decimals ?? 18);
   const client = rpcClient(network);
@@ -204,9 +200,6 @@ export async function fundFromDevFaucet(db: Kysely<DB>, budgetId: string, amount
       await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 30_000 });
     }
   } catch (error) {
-    throw appError(
-      'CHAIN_RPC_UNAVAILABLE',
-      `the development chain did not answer (${(error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 200)})`,
-    );
+    throw chainRpcUnavailable('the development chain', { cause: error });
   }
 }

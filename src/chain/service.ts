@@ -7,7 +7,19 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { newId } from '../domain/ids.ts';
-import { appError } from '../errors.ts';
+import {
+  budgetNotFound,
+  chainIdMismatch,
+  chainNetworkNotFound,
+  chainRpcUnavailable,
+  invalidPrivateKey,
+  notAChainBudget,
+  notATokenContract,
+  notAnEvmAddress,
+  rewardKeyTaken,
+  rewardWalletExists,
+  rewardWalletNotFound,
+} from '../error-factories.ts';
 import { formatAmount } from '../domain/amounts.ts';
 import { rpcClient } from './rpc.ts';
 import { chainDb } from './schema.ts';
@@ -50,11 +62,7 @@ function networkView(row: NetworkRow): NetworkView {
 }
 
 function unreachable(what: string, error: unknown): never {
-  const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  throw appError(
-    'CHAIN_RPC_UNAVAILABLE',
-    `${what}: the RPC endpoint did not answer (${detail?.slice(0, 200)})`,
-  );
+  throw chainRpcUnavailable(what, { cause: error });
 }
 
 /** Saves a network after its RPC endpoint confirms the chain id. */
@@ -73,8 +81,7 @@ export async function createNetwork(
   const answered = await client
     .getChainId()
     .catch((error: unknown) => unreachable(`network ${input.rpcUrl}`, error));
-  if (answered !== input.chainId)
-    throw appError('CHAIN_ID_MISMATCH', `the RPC endpoint serves chain ${answered}, not ${input.chainId}`);
+  if (answered !== input.chainId) throw chainIdMismatch(answered, input.chainId);
   const row: NetworkRow = {
     id: newId('net'),
     name: input.name,
@@ -94,7 +101,7 @@ export async function listNetworks(db: Kysely<DB>): Promise<NetworkView[]> {
 
 async function requireNetwork(db: Kysely<DB>, id: string): Promise<NetworkRow> {
   const network = await findNetwork(chainDb(db), id);
-  if (!network) throw appError('NOT_FOUND_CHAIN_NETWORK', `no chain network '${id}'`);
+  if (!network) throw chainNetworkNotFound(id);
   return network;
 }
 
@@ -124,8 +131,7 @@ export async function createChainAsset(
     const code = await client
       .getCode({ address: token })
       .catch((error: unknown) => unreachable(`network ${network.name}`, error));
-    if (!code || code === '0x')
-      throw appError('NOT_A_TOKEN_CONTRACT', `no contract at ${token} on ${network.name}`);
+    if (!code || code === '0x') throw notATokenContract(token, network.name);
     decimals = await client.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' }).then(
       (value) => (value <= 36 ? value : null),
       () => null,
@@ -179,11 +185,10 @@ export async function createRewardWallet(
       .select('id')
       .where('id', '=', input.budgetId)
       .executeTakeFirst();
-    if (!budget) throw appError('NOT_FOUND_REWARD_BUDGET', `no budget '${input.budgetId}'`);
-    throw appError('NOT_A_CHAIN_BUDGET', `budget ${input.budgetId} pays an asset that is not on a chain`);
+    if (!budget) throw budgetNotFound(input.budgetId);
+    throw notAChainBudget(input.budgetId);
   }
-  if (await findWalletOfBudget(cdb, input.budgetId))
-    throw appError('REWARD_WALLET_EXISTS', `budget ${input.budgetId} already has a reward wallet`);
+  if (await findWalletOfBudget(cdb, input.budgetId)) throw rewardWalletExists(input.budgetId);
   let privateKey: Hex;
   let address: Address;
   if (input.privateKey === undefined) {
@@ -191,11 +196,8 @@ export async function createRewardWallet(
   } else {
     try {
       address = addressOfPrivateKey(input.privateKey);
-    } catch {
-      throw appError(
-        'INVALID_PRIVATE_KEY',
-        'privateKey must be 0x and 64 hex digits of a valid secp256k1 key',
-      );
+    } catch (error) {
+      throw invalidPrivateKey({ cause: error });
     }
     privateKey = input.privateKey as Hex;
   }
@@ -219,11 +221,7 @@ export async function createRewardWallet(
   try {
     await insertWallet(cdb, row, firstNonce);
   } catch (error) {
-    if ((error as { code?: string }).code === '23505')
-      throw appError(
-        'REWARD_WALLET_EXISTS',
-        'this key already backs another budget (or the budget got a wallet meanwhile)',
-      );
+    if ((error as { code?: string }).code === '23505') throw rewardKeyTaken({ cause: error });
     throw error;
   }
   return walletView(row);
@@ -247,7 +245,7 @@ export interface WalletBalancesView extends WalletView {
 export async function viewRewardWallet(db: Kysely<DB>, budgetId: string): Promise<WalletBalancesView> {
   const cdb = chainDb(db);
   const wallet = await findWalletOfBudget(cdb, budgetId);
-  if (!wallet) throw appError('NOT_FOUND_REWARD_WALLET', `budget ${budgetId} has no reward wallet`);
+  if (!wallet) throw rewardWalletNotFound(budgetId);
   const asset = await findBudgetChainAsset(cdb, budgetId);
   const network = await requireNetwork(db, wallet.network_id);
   const decimals = asset?.decimals ?? null;
@@ -295,7 +293,6 @@ export async function viewRewardWallet(db: Kysely<DB>, budgetId: string): Promis
 
 /** Checks an address and answers it lower-case (how it is stored). */
 export function normalizeAddress(value: string): string {
-  if (!isAddress(value, { strict: false }))
-    throw appError('VALIDATION_FAILED', `'${value}' is not an EVM address`);
+  if (!isAddress(value, { strict: false })) throw notAnEvmAddress(value);
   return value.toLowerCase();
 }

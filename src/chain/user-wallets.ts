@@ -6,7 +6,14 @@ import { createSiweMessage, generateSiweNonce, parseSiweMessage, verifySiweMessa
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
-import { appError } from '../errors.ts';
+import {
+  chainNetworkNotFoundForChainId,
+  noChainNetworkConfigured,
+  siweChallengeInvalid,
+  siweSignatureInvalid,
+  userWalletNotFound,
+} from '../error-factories.ts';
+import type { Because } from '../error-factories.ts';
 import { rpcClient } from './rpc.ts';
 import { chainDb } from './schema.ts';
 import { normalizeAddress } from './service.ts';
@@ -30,10 +37,7 @@ async function networkForChain(db: Kysely<DB>, chainId: number | undefined) {
   if (chainId !== undefined) query = query.where('chain_id', '=', chainId);
   const network = await query.executeTakeFirst();
   if (!network)
-    throw appError(
-      'NOT_FOUND_CHAIN_NETWORK',
-      chainId === undefined ? 'no chain network is configured' : `no chain network with chain id ${chainId}`,
-    );
+    throw chainId === undefined ? noChainNetworkConfigured() : chainNetworkNotFoundForChainId(chainId);
   return network;
 }
 
@@ -88,12 +92,12 @@ export async function bindWallet(
   accountId: string,
   input: { message: string; signature: string },
 ): Promise<UserWalletView> {
-  const invalid = (why: string) => appError('SIWE_CHALLENGE_INVALID', why);
+  const invalid = (why: string, because?: Because) => siweChallengeInvalid(why, because);
   let parsed: ReturnType<typeof parseSiweMessage>;
   try {
     parsed = parseSiweMessage(input.message);
-  } catch {
-    throw invalid('the message is not an EIP-4361 message');
+  } catch (error) {
+    throw invalid('the message is not an EIP-4361 message', { cause: error });
   }
   if (!parsed.nonce || !parsed.address || parsed.chainId === undefined)
     throw invalid('the message lacks its nonce, address or chain id');
@@ -121,8 +125,7 @@ export async function bindWallet(
     address: parsed.address as Address,
     time: now,
   }).catch(() => false);
-  if (!valid)
-    throw appError('SIWE_SIGNATURE_INVALID', 'the signature does not verify for the address of the message');
+  if (!valid) throw siweSignatureInvalid();
   const address = parsed.address.toLowerCase();
   await cdb.transaction().execute(async (trx) => {
     // The guard makes the challenge single-use even when two binds race.
@@ -167,7 +170,7 @@ export async function currentWallet(db: Kysely<DB>, accountId: string): Promise<
     .selectAll()
     .where('account_id', '=', accountId)
     .executeTakeFirst();
-  if (!row) throw appError('NOT_FOUND_USER_WALLET', 'no wallet is bound to your account yet');
+  if (!row) throw userWalletNotFound();
   return {
     address: getAddress(row.address),
     chainId: Number(row.chain_id),

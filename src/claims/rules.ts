@@ -5,7 +5,15 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { formatAmount } from '../domain/amounts.ts';
 import { newId } from '../domain/ids.ts';
-import { appError } from '../errors.ts';
+import {
+  budgetTypeMismatch,
+  duplicateStreakLength,
+  groupRewardNeedsComposite,
+  invalidAmount,
+  promotionNotFound,
+  rewardRuleNotFound,
+  streakRewardsNeedDailyCheck,
+} from '../error-factories.ts';
 import { amountOf, decimalsOf, findBudget } from '../budgets/service.ts';
 import type { BudgetType } from '../budgets/service.ts';
 
@@ -24,21 +32,15 @@ export async function setRule(
 ): Promise<RuleView> {
   const budget = await findBudget(db, input.budgetId);
   if (budget.type !== input.type) {
-    throw appError(
-      'BUDGET_TYPE_MISMATCH',
-      `a ${input.type} reward needs a ${input.type} budget; budget '${budget.id}' is ${budget.type}`,
-    );
+    throw budgetTypeMismatch(`a ${input.type} reward`, input.type, budget.id, budget.type);
   }
   const decimals = await decimalsOf(db, budget.asset_id);
   let amount: bigint | null = null;
   if (input.type === 'FIXED') {
-    if (input.amount === undefined)
-      throw appError('INVALID_AMOUNT', 'amount: a FIXED reward needs an amount', { field: 'amount' });
+    if (input.amount === undefined) throw invalidAmount('amount', 'a FIXED reward needs an amount');
     amount = amountOf(input.amount, decimals, 'amount');
   } else if (input.amount !== undefined) {
-    throw appError('INVALID_AMOUNT', 'amount: a LUCKY_DRAW reward has no amount (the draw sets the prize)', {
-      field: 'amount',
-    });
+    throw invalidAmount('amount', 'a LUCKY_DRAW reward has no amount (the draw sets the prize)');
   }
   const missionId = 'missionId' in target ? target.missionId : null;
   const groupId = 'groupId' in target ? target.groupId : null;
@@ -49,10 +51,7 @@ export async function setRule(
       .select('p.type')
       .where('g.id', '=', groupId)
       .executeTakeFirst();
-    if (promotion?.type !== 'COMPOSITE')
-      throw appError('VALIDATION_FAILED', 'group rewards belong to COMPOSITE promotions', {
-        field: 'groupId',
-      });
+    if (promotion?.type !== 'COMPOSITE') throw groupRewardNeedsComposite();
   }
   const row = await db.transaction().execute(async (trx) => {
     await trx
@@ -94,7 +93,7 @@ export async function removeRule(
     )
     .returning('id')
     .executeTakeFirst();
-  if (!removed) throw appError('NOT_FOUND_REWARD_RULE', 'no reward is set there');
+  if (!removed) throw rewardRuleNotFound();
 }
 
 /** Replaces a DAILY_CHECK promotion's streak rewards. */
@@ -108,16 +107,13 @@ export async function setStreakRewards(
     .select('type')
     .where('id', '=', promotionId)
     .executeTakeFirst();
-  if (!promotion) throw appError('NOT_FOUND_PROMOTION', `no promotion '${promotionId}'`);
-  if (promotion.type !== 'DAILY_CHECK')
-    throw appError('VALIDATION_FAILED', 'streak rewards belong to DAILY_CHECK promotions', {
-      field: 'promotionId',
-    });
+  if (!promotion) throw promotionNotFound(promotionId);
+  if (promotion.type !== 'DAILY_CHECK') throw streakRewardsNeedDailyCheck();
   const rows: Array<{ promotion_id: string; days: number; budget_id: string; amount: bigint }> = [];
   for (const [index, item] of items.entries()) {
     const budget = await findBudget(db, item.budgetId);
     if (budget.type !== 'FIXED')
-      throw appError('BUDGET_TYPE_MISMATCH', `items.${index}: a streak reward needs a FIXED budget`);
+      throw budgetTypeMismatch(`items.${index}: a streak reward`, 'FIXED', budget.id, budget.type);
     rows.push({
       promotion_id: promotionId,
       days: item.days,
@@ -125,8 +121,7 @@ export async function setStreakRewards(
       amount: amountOf(item.amount, await decimalsOf(db, budget.asset_id), `items.${index}.amount`),
     });
   }
-  if (new Set(rows.map((r) => r.days)).size !== rows.length)
-    throw appError('VALIDATION_FAILED', 'each streak length may appear once', { field: 'items' });
+  if (new Set(rows.map((r) => r.days)).size !== rows.length) throw duplicateStreakLength();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('streak_rewards').where('promotion_id', '=', promotionId).execute();
     if (rows.length > 0) await trx.insertInto('streak_rewards').values(rows).execute();

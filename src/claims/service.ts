@@ -5,7 +5,7 @@ import type { Clock } from '../domain/clock.ts';
 import { canMove } from '../domain/claims.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
 import { formatAmount } from '../domain/amounts.ts';
-import { appError } from '../errors.ts';
+import { claimAwaitsLink, claimNotFound, illegalClaimTransition } from '../error-factories.ts';
 import { release } from '../budgets/reservations.ts';
 import { transitionClaims } from './transitions.ts';
 
@@ -34,14 +34,9 @@ export async function moveClaim(
       .where('c.id', '=', claimId)
       .forUpdate()
       .executeTakeFirst();
-    if (!claim) throw appError('NOT_FOUND_CLAIM', `no claim '${claimId}'`);
-    if (!canMove(claim.status, to))
-      throw appError('ILLEGAL_CLAIM_TRANSITION', `a ${claim.status} claim cannot become ${to}`);
-    if (to === 'REQUESTED' && claim.account_id === null)
-      throw appError(
-        'ILLEGAL_CLAIM_TRANSITION',
-        'the user is not linked yet; the claim is requested when they link',
-      );
+    if (!claim) throw claimNotFound(claimId);
+    if (!canMove(claim.status, to)) throw illegalClaimTransition(claim.status, to);
+    if (to === 'REQUESTED' && claim.account_id === null) throw claimAwaitsLink();
     const now = clock.now();
     const retry = to === 'REQUESTED' ? { nextAttemptAt: now, attempts: 0 } : {};
     await transitionClaims(
@@ -129,7 +124,7 @@ export async function listClaims(db: Kysely<DB>, filter: ClaimFilter, limit: num
 
 export async function claimHistory(db: Kysely<DB>, claimId: string) {
   const [claim] = await db.selectFrom('claims').select('id').where('id', '=', claimId).execute();
-  if (!claim) throw appError('NOT_FOUND_CLAIM', `no claim '${claimId}'`);
+  if (!claim) throw claimNotFound(claimId);
   const events = await db
     .selectFrom('claim_events')
     .selectAll()

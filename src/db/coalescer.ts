@@ -4,7 +4,7 @@
 // commits per item shrink exactly when they matter. On this machine a round trip is the largest
 // cost of a request (docs/performance.md). The queue is bounded in count and in waiting time, so
 // that an overload is refused with 503 at once rather than queued without end (docs/security.md).
-import { appError } from '../errors.ts';
+import { serviceOverloaded } from '../error-factories.ts';
 import { traceHooks } from '../telemetry/hooks.ts';
 import type { CapturedContext } from '../telemetry/hooks.ts';
 
@@ -57,7 +57,7 @@ export interface QueueReading {
 
 /** The refusal of an item the queue cannot take or that waited too long. */
 function overloaded(reason: string) {
-  return appError('SERVICE_UNAVAILABLE', `the service is overloaded (${reason}); retry the request shortly`);
+  return serviceOverloaded(reason);
 }
 
 const monotonicMs = () => performance.now();

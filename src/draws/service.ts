@@ -9,7 +9,7 @@ import type { Clock } from '../domain/clock.ts';
 import { commitmentOf, drawWinners, newDrawSeed } from '../domain/draw.ts';
 import { formatAmount } from '../domain/amounts.ts';
 import { newId } from '../domain/ids.ts';
-import { appError } from '../errors.ts';
+import { budgetTypeMismatch, drawAlreadyDrawn, drawNotFound } from '../error-factories.ts';
 import { amountOf, decimalsOf, findBudget } from '../budgets/service.ts';
 import { grantClaim } from '../claims/grants.ts';
 import { webhookOutboxCte } from '../webhooks/outbox.ts';
@@ -21,11 +21,7 @@ export async function createDraw(
   input: { budgetId: string; title: string; prizeAmount: string; winnersCount: number; scheduledAt: string },
 ) {
   const budget = await findBudget(db, input.budgetId);
-  if (budget.type !== 'LUCKY_DRAW')
-    throw appError(
-      'BUDGET_TYPE_MISMATCH',
-      `a draw needs a LUCKY_DRAW budget; budget '${budget.id}' is ${budget.type}`,
-    );
+  if (budget.type !== 'LUCKY_DRAW') throw budgetTypeMismatch('a draw', 'LUCKY_DRAW', budget.id, budget.type);
   const prize = amountOf(input.prizeAmount, await decimalsOf(db, budget.asset_id), 'prizeAmount');
   const seed = newDrawSeed();
   const id = newId('drw');
@@ -57,7 +53,7 @@ export async function getDraw(db: Kysely<DB>, id: string) {
     .select(['a.symbol', 'a.decimals'])
     .where('d.id', '=', id)
     .executeTakeFirst();
-  if (!row) throw appError('NOT_FOUND_DRAW', `no draw '${id}'`);
+  if (!row) throw drawNotFound(id);
   const drawn = row.status === 'DRAWN';
   const tickets = drawn
     ? await db.selectFrom('tickets').select(['id', 'won']).where('draw_id', '=', id).orderBy('id').execute()
@@ -100,9 +96,8 @@ export async function runDraw(db: Kysely<DB>, clock: Clock, id: string) {
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirst();
-    if (!draw) throw appError('NOT_FOUND_DRAW', `no draw '${id}'`);
-    if (draw.status === 'DRAWN')
-      throw appError('DRAW_ALREADY_DRAWN', `draw '${id}' ran at ${draw.drawn_at?.toISOString()}`);
+    if (!draw) throw drawNotFound(id);
+    if (draw.status === 'DRAWN') throw drawAlreadyDrawn(id, draw.drawn_at?.toISOString());
     const budget = await trx
       .selectFrom('budgets')
       .select(['id', 'asset_id', 'stripes'])

@@ -1,7 +1,11 @@
 // The operator scope (/admin/v1): a bearer admin credential on every route, and a role check.
 // Reading needs VIEWER, writing OPERATOR, unless a route asks for more in config.minRole.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { appError } from '../errors.ts';
+import {
+  adminCredentialInvalid,
+  adminCredentialsMissing,
+  adminPermissionDenied,
+} from '../error-factories.ts';
 import type { AdminRole } from '../db/schema.ts';
 import { roleAtLeast } from '../domain/admin-roles.ts';
 
@@ -40,21 +44,18 @@ async function requireAdmin(
   const match = typeof header === 'string' ? /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header) : null;
   if (!match?.[1]) {
     await request.server.limits.failedAdminBearer(request, reply);
-    throw appError('ADMIN_UNAUTHORIZED', 'send Authorization: Bearer <admin secret>');
+    throw adminCredentialsMissing();
   }
   const admin = await authenticate(match[1]);
   if (!admin) {
     await request.server.limits.failedAdminBearer(request, reply);
-    throw appError('ADMIN_UNAUTHORIZED', 'invalid or revoked admin credential');
+    throw adminCredentialInvalid();
   }
   request.admin = admin;
   const reading = request.method === 'GET' || request.method === 'HEAD';
   const required = request.routeOptions.config.minRole ?? (reading ? 'VIEWER' : 'OPERATOR');
   if (!roleAtLeast(admin.role, required)) {
-    throw appError(
-      'ADMIN_PERMISSION_DENIED',
-      `this needs the ${required} role; your credential is ${admin.role}`,
-    );
+    throw adminPermissionDenied(required, admin.role);
   }
 }
 

@@ -2,7 +2,7 @@
 // session cookie with a form posted from any site (SameSite=Lax still allows top-level POSTs from
 // same-site origins, and older browsers send it everywhere), so the request must say where it came from.
 import type { FastifyRequest } from 'fastify';
-import { appError } from '../errors.ts';
+import { crossSiteRequest } from '../error-factories.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -19,6 +19,6 @@ export async function refuseCrossSiteWrite(request: FastifyRequest): Promise<voi
   const originOk = origin === undefined || origin === ours;
   const fetchSiteOk = fetchSite === undefined || fetchSite === 'same-origin';
   if (!originOk || !fetchSiteOk || (origin === undefined && fetchSite === undefined)) {
-    throw appError('CROSS_SITE_REQUEST', `this request must come from a page of ${ours}`);
+    throw crossSiteRequest(ours);
   }
 }

@@ -7,6 +7,26 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance } from 'fastify';
 import { AppError, ERRORS } from '../errors.ts';
+import {
+  conflictWithStored,
+  emptyJsonBody,
+  expectationFailed,
+  headersTooLarge,
+  malformedHttp,
+  malformedJson,
+  malformedUrl,
+  notAProxy,
+  pathSegmentTooLong,
+  payloadTooLarge,
+  requestTimeout,
+  routeNotFound,
+  serviceBusy,
+  tooManyRequests,
+  unstorableValue,
+  unsupportedMediaType,
+  urlTooLong,
+  validationFailed,
+} from '../error-factories.ts';
 import type { ErrorName } from '../errors.ts';
 import { classifyDbError, classifyDbInputError } from '../db/errors.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -42,32 +62,36 @@ function fromFastifyError(error: FastifyError): AppError | undefined {
     ]
       .filter(Boolean)
       .join('.');
-    return new AppError('VALIDATION_FAILED', error.message, {
-      details: { field: `${error.validationContext ?? 'request'}${path ? `.${path}` : ''}` },
-    });
+    return validationFailed(
+      error.message,
+      `${error.validationContext ?? 'request'}${path ? `.${path}` : ''}`,
+      {
+        cause: error,
+      },
+    );
   }
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return new AppError('MALFORMED_URL', 'the URL path has a malformed percent-encoding');
+      return malformedUrl({ cause: error });
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new AppError('URI_TOO_LONG', 'a path segment of the URL is too long');
+      return pathSegmentTooLong({ cause: error });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE', 'request body is larger than the service accepts');
+      return payloadTooLarge({ cause: error });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
+      return unsupportedMediaType({ cause: error });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('MALFORMED_JSON', 'the body is empty but the content type is application/json');
+      return emptyJsonBody({ cause: error });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('MALFORMED_JSON', 'the body is not valid JSON');
+      return malformedJson({ cause: error });
   }
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
-    return new AppError('MALFORMED_JSON', 'the body is not valid JSON');
+    return malformedJson({ cause: error });
   }
   const status = error.statusCode ?? 500;
-  if (status === 429) return new AppError('RATE_LIMITED', 'too many requests; slow down and retry');
+  if (status === 429) return tooManyRequests({ cause: error });
   if (status >= 400 && status < 500) {
     // Other client errors found by Fastify itself (bad URL, prototype poisoning ...).
-    return new AppError('VALIDATION_FAILED', error.message);
+    return validationFailed(error.message, undefined, { cause: error });
   }
   return undefined;
 }
@@ -78,9 +102,7 @@ export function handleRequestError(error: FastifyError, request: FastifyRequest,
   if (!appErr) {
     const db = classifyDbError(error);
     if (db?.kind === 'serialization_failure' || db?.kind === 'timeout' || db?.kind === 'unavailable') {
-      appErr = new AppError('SERVICE_UNAVAILABLE', 'the service is busy; retry the request', {
-        cause: error,
-      });
+      appErr = serviceBusy({ cause: error });
     }
   }
   if (!appErr) {
@@ -93,12 +115,7 @@ export function handleRequestError(error: FastifyError, request: FastifyRequest,
         'database refused a value of the request',
       );
       appErr =
-        input.kind === 'conflict'
-          ? new AppError('CONFLICT', 'the request conflicts with what is stored; reload and retry')
-          : new AppError(
-              'UNSTORABLE_VALUE',
-              'a value in the request cannot be stored (malformed, out of range or too long)',
-            );
+        input.kind === 'conflict' ? conflictWithStored({ cause: error }) : unstorableValue({ cause: error });
     }
   }
   if (appErr && appErr.status < 500) {
@@ -123,19 +140,19 @@ export function handleRequestError(error: FastifyError, request: FastifyRequest,
 function clientErrorAnswer(error: { code?: string; rawPacket?: unknown }): AppError {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new AppError('REQUEST_TIMEOUT', 'the request did not arrive in time');
+      return requestTimeout({ cause: error });
     case 'HPE_HEADER_OVERFLOW': {
       // Node counts the request line with the headers; tell a long URL from large headers.
       const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
       const lineEnd = packet.indexOf('\r\n');
       return lineEnd === -1 || lineEnd > MAX_URL_LENGTH
-        ? new AppError('URI_TOO_LONG', `the URL is longer than ${MAX_URL_LENGTH} characters`)
-        : new AppError('HEADERS_TOO_LARGE', 'the request headers are larger than the service accepts');
+        ? urlTooLong(MAX_URL_LENGTH, { cause: error })
+        : headersTooLarge({ cause: error });
     }
     case 'HPE_URI_TOO_LONG':
-      return new AppError('URI_TOO_LONG', `the URL is longer than ${MAX_URL_LENGTH} characters`);
+      return urlTooLong(MAX_URL_LENGTH, { cause: error });
     default:
-      return new AppError('MALFORMED_REQUEST', 'the request is not well-formed HTTP/1.1');
+      return malformedHttp({ cause: error });
   }
 }
 
@@ -175,7 +192,7 @@ export function handleClientError(this: FastifyInstance, error: ConnectionError,
  */
 export function registerServerLevelAnswers(app: FastifyInstance): void {
   app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    const error = new AppError('EXPECTATION_FAILED', 'only the expectation 100-continue is supported');
+    const error = expectationFailed();
     const requestId = randomUUID();
     app.log.info({ code: error.code, errorName: error.errorName, requestId }, 'request refused');
     response.shouldKeepAlive = false;
@@ -188,7 +205,7 @@ export function registerServerLevelAnswers(app: FastifyInstance): void {
     response.end(body);
   });
   app.server.on('connect', (_request: IncomingMessage, socket: Socket) => {
-    const error = new AppError('ROUTE_NOT_FOUND', 'this service is not a proxy: no route CONNECT');
+    const error = notAProxy();
     const requestId = randomUUID();
     app.log.info({ code: error.code, errorName: error.errorName, requestId }, 'route not found');
     answerOnSocket(socket, error, requestId);
@@ -199,7 +216,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(handleRequestError);
 
   app.setNotFoundHandler((request, reply) => {
-    const error = new AppError('ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`);
+    const error = routeNotFound(request.method, request.url);
     request.log.info({ code: error.code }, 'route not found');
     return reply.code(error.status).send(error.toBody());
   });

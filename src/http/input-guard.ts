@@ -2,7 +2,7 @@
 // Unicode: a NUL anywhere in the URL, the headers or the JSON body, an unpaired surrogate, a body that
 // is not UTF-8, and URLs longer than we route. One place for every route, so no handler has to care.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
+import { bodyNotUtf8, hostHeaderMissing, invalidCharacter, urlTooLong } from '../error-factories.ts';
 
 /**
  * Longest request target (path and query) we route. Node's parser refuses a request line past its
@@ -18,10 +18,6 @@ export function unacceptableText(text: string): string | undefined {
   if (text.includes('\u0000')) return 'contains a NUL character';
   if (LONE_SURROGATE.test(text)) return 'contains an unpaired UTF-16 surrogate';
   return undefined;
-}
-
-function invalidCharacter(where: string, why: string): AppError {
-  return new AppError('INVALID_CHARACTER', `${where} ${why}`, { details: { field: where } });
 }
 
 /**
@@ -66,11 +62,11 @@ function findInJson(root: unknown): { path: string; why: string } | undefined {
 function checkUrlAndHeaders(request: FastifyRequest): void {
   const url = request.raw.url ?? '';
   if (url.length > MAX_URL_LENGTH) {
-    throw new AppError('URI_TOO_LONG', `the URL is longer than ${MAX_URL_LENGTH} characters`);
+    throw urlTooLong(MAX_URL_LENGTH);
   }
   // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own refusal would have no body (server.ts).
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-    throw new AppError('MALFORMED_REQUEST', 'an HTTP/1.1 request needs a Host header');
+    throw hostHeaderMissing();
   }
   // A NUL reaches us in the URL only as %00 (Node's parser refuses the raw byte).
   if (/%00/i.test(url) || url.includes('\u0000')) throw invalidCharacter('url', 'contains a NUL character');
@@ -104,10 +100,7 @@ export function registerInputGuard(app: FastifyInstance): void {
     try {
       text = utf8.decode(body);
     } catch {
-      done(
-        new AppError('INVALID_CHARACTER', 'the body is not valid UTF-8', { details: { field: 'body' } }),
-        undefined,
-      );
+      done(bodyNotUtf8(), undefined);
       return;
     }
     void parseJson(request, text, (error, parsed) => {

@@ -4,7 +4,7 @@
 import fp from 'fastify-plugin';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
-import { appError } from '../errors.ts';
+import { serviceOverloaded } from '../error-factories.ts';
 import { CoalescerGroup } from '../db/coalescer.ts';
 import type { QueueReading } from '../db/coalescer.ts';
 
@@ -47,7 +47,7 @@ export const loadShedding = fp(
         if (request.routeOptions.url === '/healthz') return;
         request.log.warn({ type, value }, 'shedding load');
         reply.header('retry-after', String(config.retryAfterSeconds));
-        throw appError('SERVICE_UNAVAILABLE', 'the service is overloaded; retry the request shortly');
+        throw serviceOverloaded();
       },
     });
   },

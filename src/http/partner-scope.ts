@@ -2,7 +2,13 @@
 // a source address in the partner's allow-list. The browser login routes are not in this scope.
 import type { BlockList } from 'node:net';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { appError } from '../errors.ts';
+import {
+  apiKeyWrongEnvironment,
+  ipNotAllowed,
+  partnerCredentialsInvalid,
+  partnerCredentialsMissing,
+  partnerDisabled,
+} from '../error-factories.ts';
 import { buildAllowList, isAddressAllowed } from '../domain/ip-allow-list.ts';
 
 /** What the scope needs of an authenticated partner. */
@@ -50,18 +56,18 @@ async function requirePartner(
   const apiKey = header(request, 'x-api-key');
   if (partnerId === undefined || apiKey === undefined) {
     await limits.failedPartnerKey(request, reply, partnerId);
-    throw appError('PARTNER_UNAUTHORIZED', 'send the X-Partner-Id and X-Api-Key headers');
+    throw partnerCredentialsMissing();
   }
   const result = await authenticate(partnerId, apiKey);
   if (result.outcome === 'UNAUTHORIZED') {
     await limits.failedPartnerKey(request, reply, partnerId);
-    throw appError('PARTNER_UNAUTHORIZED', 'invalid partner id or API key');
+    throw partnerCredentialsInvalid();
   }
   if (result.outcome === 'WRONG_ENVIRONMENT') {
     await limits.failedPartnerKey(request, reply, partnerId);
-    throw appError('API_KEY_WRONG_ENVIRONMENT', result.message);
+    throw apiKeyWrongEnvironment(result.message);
   }
-  if (result.outcome === 'DISABLED') throw appError('PARTNER_DISABLED', `partner '${partnerId}' is disabled`);
+  if (result.outcome === 'DISABLED') throw partnerDisabled(partnerId);
   request.partner = result.partner;
   await limits.partnerCall(request, reply);
 }
@@ -82,7 +88,7 @@ function allowListOf(partner: ScopePartner): BlockList {
 async function requireAllowedIp(request: FastifyRequest): Promise<void> {
   const allowed = isAddressAllowed(allowListOf(request.partner), request.ip);
   if (!allowed) {
-    throw appError('IP_NOT_ALLOWED', `address ${request.ip} is not in this partner's allow-list for achieve`);
+    throw ipNotAllowed(request.ip);
   }
 }
 

@@ -1,7 +1,7 @@
 // Routes that need no credentials: health, readiness and the OpenAPI document.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { AppError } from '../errors.ts';
+import { serviceNotReady } from '../error-factories.ts';
 import { errorResponses } from './schemas.ts';
 import { queueHealth } from './load-shedding.ts';
 
@@ -81,10 +81,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
       const notReady = await notReadyReason(app);
       if (notReady === undefined) return { status: 'ready' as const };
       request.log.warn({ reason: notReady.reason, err: notReady.err }, 'readiness check failed');
-      return reply
-        .code(503)
-        .header('retry-after', '1')
-        .send(new AppError('SERVICE_UNAVAILABLE', `not ready: ${notReady.reason}`).toBody());
+      return reply.code(503).header('retry-after', '1').send(serviceNotReady(notReady.reason).toBody());
     },
   );
 

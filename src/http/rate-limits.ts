@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import { appError } from '../errors.ts';
+import { rateLimited } from '../error-factories.ts';
 import type { RateLimitConfig } from '../config.ts';
 import type { CoalescerGroup } from '../db/coalescer.ts';
 import type { CounterStore } from '../limits/counters.ts';
@@ -53,7 +53,7 @@ function refuse(reply: FastifyReply, ttlMs: number, what: string, limit: string)
   reply.server.metrics.rateLimitRefusals.inc({ limit });
   const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
   reply.header('retry-after', String(seconds));
-  throw appError('RATE_LIMITED', `too many ${what}; retry in ${seconds} s`);
+  throw rateLimited(what, seconds);
 }
 
 function openCounters(config: RateLimitConfig, app: FastifyInstance, group: CoalescerGroup): CounterStore {

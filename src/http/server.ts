@@ -17,7 +17,7 @@ import {
   registerServerLevelAnswers,
 } from './error-handler.ts';
 import { registerInputGuard } from './input-guard.ts';
-import { AppError } from '../errors.ts';
+import { shuttingDown } from '../error-factories.ts';
 import { publicRoutes } from './public-routes.ts';
 import { partnerScope } from './partner-scope.ts';
 import type { PartnerScopeOptions } from './partner-scope.ts';
@@ -171,7 +171,7 @@ export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<Ser
   app.addHook('onRequest', async (request, reply) => {
     if (!closing) return;
     request.log.info('request refused: shutting down');
-    const error = new AppError('SERVICE_UNAVAILABLE', 'the service is shutting down; retry the request');
+    const error = shuttingDown();
     return reply.code(error.status).header('retry-after', '1').send(error.toBody());
   });
   registerErrorHandling(app);

@@ -1,7 +1,7 @@
 // The end-user scope (/v1/me): the session cookie from the login names a live server-side session,
 // and writes must come from our own pages (cookies travel with cross-site forms too).
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { appError } from '../errors.ts';
+import { userUnauthorized } from '../error-factories.ts';
 import { SESSION_COOKIE } from './session.ts';
 import { refuseCrossSiteWrite } from './cross-site.ts';
 
@@ -20,7 +20,7 @@ declare module 'fastify' {
 
 async function requireUser(request: FastifyRequest, options: UserScopeOptions): Promise<void> {
   const accountId = await options.accountOfSession(request.cookies[SESSION_COOKIE]);
-  if (accountId === undefined) throw appError('USER_UNAUTHORIZED', 'sign in to the reward platform first');
+  if (accountId === undefined) throw userUnauthorized();
   request.account = { id: accountId };
 }
 

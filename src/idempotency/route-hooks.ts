@@ -12,7 +12,12 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { Type } from 'typebox';
-import { appError } from '../errors.ts';
+import {
+  idempotencyKeyInUse,
+  idempotencyKeyInvalid,
+  idempotencyKeyNotAccepted,
+  idempotencyKeyReused,
+} from '../error-factories.ts';
 import { ErrorBody } from '../http/schemas.ts';
 import type { ScopePartner } from '../http/partner-scope.ts';
 import type { ScopeAdmin } from '../http/admin-scope.ts';
@@ -85,7 +90,7 @@ async function beginKeyed(
   reply: FastifyReply,
 ): Promise<boolean> {
   const parsed = parseIdempotencyKey(request.headers[HEADER] as string | string[]);
-  if (!parsed.ok) throw appError('IDEMPOTENCY_KEY_INVALID', parsed.problem);
+  if (!parsed.ok) throw idempotencyKeyInvalid(parsed.problem);
   const scope = scopeOf(request);
   const fingerprint = requestFingerprint(request.method, request.url, request.body);
   const result = await beginKeyedRequest(deps, scope, parsed.key, fingerprint);
@@ -98,16 +103,10 @@ async function beginKeyed(
       await sendStored(reply, result.answer);
       return true;
     case 'OTHER_REQUEST':
-      throw appError(
-        'IDEMPOTENCY_KEY_REUSED',
-        'this Idempotency-Key was used with another request (method, path or body) in the last 24 hours; use a new key',
-      );
+      throw idempotencyKeyReused();
     case 'IN_PROGRESS':
       reply.header('retry-after', '1');
-      throw appError(
-        'IDEMPOTENCY_KEY_IN_USE',
-        'a request with this Idempotency-Key is still running; retry once it has answered',
-      );
+      throw idempotencyKeyInUse();
   }
 }
 
@@ -126,12 +125,7 @@ function beginHook(deps: IdempotencyDeps): preHandlerHookHandler {
 
 function refuseHook(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (request.headers[HEADER] === undefined) return done();
-  done(
-    appError(
-      'IDEMPOTENCY_KEY_NOT_ACCEPTED',
-      'this operation does not take an Idempotency-Key: its answer holds a secret shown once, which is never stored for a replay',
-    ),
-  );
+  done(idempotencyKeyNotAccepted());
 }
 
 // The answer is stored before the client sees it (onSend), so a repeat never finds the key still

@@ -4,7 +4,12 @@
 import * as client from 'openid-client';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, customFetch as joseCustomFetch } from 'jose';
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
-import { AppError, appError } from '../errors.ts';
+import {
+  idTokenRefused,
+  idTokenWithoutSubject,
+  idTokenWrongNonce,
+  loginProviderUnavailable,
+} from '../error-factories.ts';
 import type { Clock } from '../domain/clock.ts';
 
 export interface Identity {
@@ -80,11 +85,7 @@ export class LoginClient {
     try {
       return await this.#configuration;
     } catch (error) {
-      throw new AppError(
-        'LOGIN_PROVIDER_UNAVAILABLE',
-        'the login provider cannot be reached; try again shortly',
-        { cause: error },
-      );
+      throw loginProviderUnavailable({ cause: error });
     }
   }
 
@@ -162,14 +163,14 @@ export class LoginClient {
         requiredClaims: ['sub', 'exp', 'iat'],
       }));
     } catch (error) {
-      throw appError('ID_TOKEN_INVALID', `the ID token is not valid: ${(error as Error).message}`);
+      throw idTokenRefused({ cause: error });
     }
     const nonce = typeof payload.nonce === 'string' ? payload.nonce : undefined;
     if ((nonce !== undefined || options.nonceRequired) && nonce !== options.nonce) {
-      throw appError('ID_TOKEN_INVALID', 'the ID token was issued for another login (nonce)');
+      throw idTokenWrongNonce();
     }
     if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 255) {
-      throw appError('ID_TOKEN_INVALID', 'the ID token has no usable subject');
+      throw idTokenWithoutSubject();
     }
     const name = typeof payload.name === 'string' ? payload.name.slice(0, 200) : null;
     return { issuer: String(payload.iss), subject: payload.sub, displayName: name, nonce };

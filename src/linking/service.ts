@@ -6,7 +6,25 @@ import * as client from 'openid-client';
 import type { DB } from '../db/schema.ts';
 import type { BrowserType, Config } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
-import { AppError, appError } from '../errors.ts';
+import { AppError } from '../errors.ts';
+import {
+  accountLinkedElsewhere,
+  invalidBrowserType,
+  invalidRegion,
+  invalidReturnPath,
+  liffNotConfigured,
+  loginInOtherBrowser,
+  loginNotForLiff,
+  loginPartnerInvalid,
+  loginStateExpired,
+  loginStateUnknown,
+  mappingTokenExpired,
+  mappingTokenUnknown,
+  mappingTokenUsed,
+  mappingTokenWrongPartner,
+  partnerUserLinkedElsewhere,
+  redirectUrlNotRegistered,
+} from '../error-factories.ts';
 import { digestsEqual, newId, newSecret, sha256Hex } from '../domain/ids.ts';
 import { canonicalRegion } from '../domain/regions.ts';
 import { matchRedirectUrl, safeReturnUrl, withOutcome, withParam } from '../domain/redirect-url.ts';
@@ -64,10 +82,7 @@ export interface LoginStart {
 export function parseBrowserType(raw: string | undefined): BrowserType {
   if (raw === undefined || raw === '') return 'WEB';
   if (raw === 'MINI' || raw === 'LIFF' || raw === 'WEB') return raw;
-  throw appError(
-    'INVALID_BROWSER_TYPE',
-    `browserType must be MINI, LIFF or WEB (or empty for WEB), got '${raw.slice(0, 32)}'`,
-  );
+  throw invalidBrowserType(raw);
 }
 
 function secrets() {
@@ -138,17 +153,11 @@ export async function startLinkLogin(
   const browserType = parseBrowserType(input.browserType);
   const partner = input.partnerId.length <= 64 ? await findPartner(deps.db, input.partnerId) : undefined;
   if (!partner || partner.status !== 'ACTIVE') {
-    throw appError(
-      'LOGIN_PARTNER_INVALID',
-      `partner '${input.partnerId.slice(0, 64)}' does not exist or is disabled`,
-    );
+    throw loginPartnerInvalid(input.partnerId);
   }
   const redirect = matchRedirectUrl(partner.redirect_urls, input.redirectUrl);
   if (!redirect) {
-    throw appError(
-      'INVALID_REDIRECT_URL',
-      'redirectUrl is not one of the redirect URLs registered for this partner',
-    );
+    throw redirectUrlNotRegistered();
   }
   return begin(deps, {
     purpose: 'LINK',
@@ -166,12 +175,9 @@ export async function startSessionLogin(
 ): Promise<LoginStart> {
   const browserType = parseBrowserType(input.browserType);
   const returnTo = safeReturnUrl(input.returnTo, { base: deps.config.publicBaseUrl, fallback: '/app' });
-  if (returnTo === undefined)
-    throw appError('INVALID_RETURN_PATH', 'returnTo must be a page of this service under /app, such as /app');
+  if (returnTo === undefined) throw invalidReturnPath();
   return begin(deps, { purpose: 'SESSION', partnerId: null, returnTo, browserType, binding: input.binding });
 }
-
-const UNKNOWN_LOGIN = 'this login is unknown or was already used; start again from the app';
 
 /**
  * Uses a login state once: check, then consume. The row is read and every check (expiry, the
@@ -185,17 +191,17 @@ async function takeState(
   check: (row: store.LoginStateRow) => void,
 ): Promise<store.LoginStateRow> {
   if (state === undefined || state.length === 0 || state.length > 128) {
-    throw appError('LOGIN_STATE_INVALID', UNKNOWN_LOGIN);
+    throw loginStateUnknown();
   }
   const stateHash = sha256Hex(state);
   const found = await store.findLoginState(deps.db, stateHash);
-  if (!found) throw appError('LOGIN_STATE_INVALID', UNKNOWN_LOGIN);
+  if (!found) throw loginStateUnknown();
   if (found.expires_at <= deps.clock.now()) {
-    throw appError('LOGIN_STATE_INVALID', 'this login took too long; start again from the app');
+    throw loginStateExpired();
   }
   check(found);
   const row = await store.consumeLoginState(deps.db, stateHash);
-  if (!row) throw appError('LOGIN_STATE_INVALID', UNKNOWN_LOGIN);
+  if (!row) throw loginStateUnknown();
   return row;
 }
 
@@ -250,10 +256,7 @@ export async function finishCallback(
       input.binding !== undefined &&
       digestsEqual(sha256Hex(input.binding), found.binding_hash);
     if (!bound) {
-      throw appError(
-        'LOGIN_STATE_INVALID',
-        'this login was started in another browser; start again from the app',
-      );
+      throw loginInOtherBrowser();
     }
   });
   const providerError = params.get('error');
@@ -288,14 +291,10 @@ export async function finishLiffLogin(
   deps: LoginDeps,
   input: { state: string; idToken: string },
 ): Promise<LoginFinish> {
-  if (deps.config.login.liffId === undefined)
-    throw appError('LIFF_NOT_CONFIGURED', 'this service has no LIFF app (LOGIN_LIFF_ID)');
+  if (deps.config.login.liffId === undefined) throw liffNotConfigured();
   const row = await takeState(deps, input.state, (found) => {
     if (found.binding_hash !== null || found.purpose !== 'LINK') {
-      throw appError(
-        'LOGIN_STATE_INVALID',
-        'this login was not started for the LINE app; start again from the app',
-      );
+      throw loginNotForLiff();
     }
   });
   // LIFF tokens carry no nonce of ours; when one is present it must be this login's.
@@ -312,25 +311,18 @@ export async function connect(
 ): Promise<{ created: boolean }> {
   const region = canonicalRegion(input.region);
   if (region === undefined) {
-    throw appError(
-      'INVALID_REGION',
-      `region must be an ISO 3166-1 alpha-2 country code such as KR, JP or TW; got '${input.region.slice(0, 16)}'`,
-    );
+    throw invalidRegion(input.region);
   }
-  if (!TOKEN_SHAPE.test(input.token))
-    throw appError('MAPPING_TOKEN_INVALID', 'the mapping token is not one this service issued');
+  if (!TOKEN_SHAPE.test(input.token)) throw mappingTokenUnknown();
   const tokenHash = sha256Hex(input.token);
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     // The row lock makes the token single-use: a concurrent connect waits here, then sees it used.
     const token = await store.lockMappingToken(trx, tokenHash);
-    if (!token) throw appError('MAPPING_TOKEN_INVALID', 'the mapping token is not one this service issued');
-    if (token.partner_id !== partnerId)
-      throw appError('MAPPING_TOKEN_WRONG_PARTNER', 'the mapping token was issued for another partner');
-    if (token.consumed_at !== null)
-      throw appError('MAPPING_TOKEN_USED', 'the mapping token was already used; log in again for a new one');
-    if (token.expires_at <= now)
-      throw appError('MAPPING_TOKEN_EXPIRED', 'the mapping token has expired; log in again for a new one');
+    if (!token) throw mappingTokenUnknown();
+    if (token.partner_id !== partnerId) throw mappingTokenWrongPartner();
+    if (token.consumed_at !== null) throw mappingTokenUsed();
+    if (token.expires_at <= now) throw mappingTokenExpired();
 
     let created = await store.insertMapping(trx, {
       partnerId,
@@ -342,16 +334,10 @@ export async function connect(
     if (!created) {
       const byUid = await store.findMapping(trx, partnerId, input.partnerUid);
       if (byUid && byUid.account_id !== token.account_id) {
-        throw appError(
-          'PARTNER_USER_LINKED_ELSEWHERE',
-          `partner user '${input.partnerUid}' is already linked to another platform account`,
-        );
+        throw partnerUserLinkedElsewhere(input.partnerUid);
       }
       if (!byUid) {
-        throw appError(
-          'ACCOUNT_LINKED_ELSEWHERE',
-          'this platform account is already linked to another user of this partner',
-        );
+        throw accountLinkedElsewhere();
       }
       // The same pair again: idempotent; the region is the partner's latest word.
       if (byUid.region !== region) await store.updateMappingRegion(trx, partnerId, input.partnerUid, region);

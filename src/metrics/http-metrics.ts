@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
+import { metricsUnauthorized } from '../error-factories.ts';
 import { createServiceMetrics } from './registry.ts';
 import type { ServiceMetrics } from './registry.ts';
 import { databaseReadings } from './database-readings.ts';
@@ -35,7 +35,7 @@ export function hasBearer(request: FastifyRequest, token: string): boolean {
 export function metricsHandler(metrics: ServiceMetrics, token: string | undefined) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (token !== undefined && !hasBearer(request, token)) {
-      const error = new AppError('METRICS_UNAUTHORIZED', 'send Authorization: Bearer <metrics token>');
+      const error = metricsUnauthorized();
       return reply.code(error.status).header('www-authenticate', 'Bearer').send(error.toBody());
     }
     const text = await metrics.exposition();

@@ -4,6 +4,7 @@
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.ts';
+import { internalError, serviceNotReady, routeNotFound, unreadableRequest } from '../error-factories.ts';
 import { metricsHandler } from './http-metrics.ts';
 import type { ServiceMetrics } from './registry.ts';
 
@@ -20,7 +21,7 @@ export interface OperationsServerOptions {
 export async function startOperationsServer(options: OperationsServerOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   app.setNotFoundHandler((request, reply) => {
-    const error = new AppError('ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`);
+    const error = routeNotFound(request.method, request.url);
     return reply.code(error.status).send(error.toBody());
   });
   app.setErrorHandler((err: { statusCode?: number }, _request, reply) => {
@@ -28,8 +29,8 @@ export async function startOperationsServer(options: OperationsServerOptions): P
       err instanceof AppError
         ? err
         : (err.statusCode ?? 500) < 500
-          ? new AppError('MALFORMED_REQUEST', 'the request could not be read')
-          : new AppError('INTERNAL_ERROR', 'internal error');
+          ? unreadableRequest({ cause: err })
+          : internalError({ cause: err });
     return reply.code(error.status).send(error.toBody());
   });
   app.get('/metrics', metricsHandler(options.metrics, options.token));
@@ -37,7 +38,7 @@ export async function startOperationsServer(options: OperationsServerOptions): P
   app.get('/readyz', async (_request, reply) => {
     const reason = await options.notReady();
     if (reason === undefined) return { status: 'ready' };
-    const error = new AppError('SERVICE_UNAVAILABLE', `not ready: ${reason}`);
+    const error = serviceNotReady(reason);
     return reply.code(error.status).header('retry-after', '1').send(error.toBody());
   });
   await app.listen({ port: options.port, host: options.host });

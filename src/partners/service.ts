@@ -2,7 +2,12 @@
 // authentication of partner calls.
 import { comparable } from '../domain/redirect-url.ts';
 import type { Kysely } from 'kysely';
-import { appError } from '../errors.ts';
+import {
+  apiKeyNotFound,
+  invalidAllowedIp,
+  invalidRedirectUrlEntry,
+  partnerNotFound,
+} from '../error-factories.ts';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { digestsEqual, newId, newSecret, sha256Hex } from '../domain/ids.ts';
@@ -59,9 +64,7 @@ function canonicalAllowList(entries: string[]): string[] {
   for (const entry of entries) {
     const cidr = canonicalCidr(entry);
     if (cidr === undefined) {
-      throw appError('VALIDATION_FAILED', `allowedIps: '${entry}' is not an IP address or CIDR`, {
-        field: 'allowedIps',
-      });
+      throw invalidAllowedIp(entry);
     }
     out.add(cidr);
   }
@@ -89,11 +92,7 @@ function canonicalRedirectUrls(entries: string[]): string[] {
   for (const entry of entries) {
     const canonical = canonicalRedirectUrl(entry);
     if (canonical === undefined) {
-      throw appError(
-        'VALIDATION_FAILED',
-        `redirectUrls: '${entry}' must be an absolute http(s) URL without query, fragment or credentials`,
-        { field: 'redirectUrls' },
-      );
+      throw invalidRedirectUrlEntry(entry);
     }
     out.add(canonical);
   }
@@ -117,7 +116,7 @@ export async function createPartner(
 
 export async function getPartner(db: Kysely<DB>, partnerId: string): Promise<PartnerView> {
   const row = await store.findPartner(db, partnerId);
-  if (!row) throw appError('NOT_FOUND_PARTNER', `no partner '${partnerId}'`);
+  if (!row) throw partnerNotFound(partnerId);
   return partnerView(row);
 }
 
@@ -137,7 +136,7 @@ export async function updatePartner(
     ...(input.redirectUrls !== undefined && { redirectUrls: canonicalRedirectUrls(input.redirectUrls) }),
     now: clock.now(),
   });
-  if (!row) throw appError('NOT_FOUND_PARTNER', `no partner '${partnerId}'`);
+  if (!row) throw partnerNotFound(partnerId);
   return partnerView(row);
 }
 
@@ -175,7 +174,7 @@ export async function revokeApiKey(
   keyId: string,
 ): Promise<void> {
   const row = await store.revokeApiKey(db, partnerId, keyId, clock.now());
-  if (!row) throw appError('NOT_FOUND_API_KEY', `partner '${partnerId}' has no API key '${keyId}'`);
+  if (!row) throw apiKeyNotFound(partnerId, keyId);
 }
 
 // Other capabilities look partners up through here, never through the store.

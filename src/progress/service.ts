@@ -3,7 +3,14 @@
 // server writes concurrent reports in batches (createAchiever).
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { appError } from '../errors.ts';
+import {
+  missionGroupGone,
+  missionKeyNotFound,
+  missionNotReached,
+  missionPromotionGone,
+  promotionNotActive,
+  promotionNotInPeriod,
+} from '../error-factories.ts';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { periodKeyFor } from '../domain/periods.ts';
@@ -74,31 +81,23 @@ async function checkReport(
   findMission: FindMission,
 ) {
   const mission = await findMission(db, partnerId, input.missionKey);
-  if (!mission) throw appError('NOT_FOUND_MISSION', `no mission '${input.missionKey}' for this partner`);
+  if (!mission) throw missionKeyNotFound(input.missionKey);
   if (mission.groupId === null) {
-    throw appError('NOT_FOUND_MISSION_GROUP', `the group of mission '${input.missionKey}' no longer exists`);
+    throw missionGroupGone(input.missionKey);
   }
   if (mission.promotionId === null || mission.timezone === null || mission.startAt === null) {
-    throw appError('NOT_FOUND_PROMOTION', `the promotion of mission '${input.missionKey}' no longer exists`);
+    throw missionPromotionGone(input.missionKey);
   }
   if (mission.promotionStatus !== 'ACTIVE') {
-    throw appError('PROMOTION_NOT_ACTIVE', `the promotion of mission '${input.missionKey}' is not ACTIVE`);
+    throw promotionNotActive(input.missionKey);
   }
   const now = clock.now();
   if (now < mission.startAt || (mission.endAt !== null && now >= mission.endAt)) {
-    throw appError(
-      'PROMOTION_NOT_IN_PERIOD',
-      `the promotion of mission '${input.missionKey}' runs from ${mission.startAt.toISOString()} to ${
-        mission.endAt?.toISOString() ?? 'open end'
-      }`,
-    );
+    throw promotionNotInPeriod(input.missionKey, mission.startAt.toISOString(), mission.endAt?.toISOString());
   }
   const current = input.metadata?.current ?? null;
   if (input.completed && mission.target !== null && (current === null || current < mission.target)) {
-    throw appError(
-      'INVALID_MISSION_COMPLETION',
-      `mission '${input.missionKey}' needs metadata.current >= ${mission.target} to complete; got ${current ?? 'none'}`,
-    );
+    throw missionNotReached(input.missionKey, mission.target, current);
   }
   const report: CompletionReport = {
     partnerId,

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { newId } from '../domain/ids.ts';
-import { appError } from '../errors.ts';
+import { webhookEndpointNotFound, webhookMessageNotFound, webhookUrlRefused } from '../error-factories.ts';
 import { getPartner } from '../partners/service.ts';
 import { refuseEndpointUrl } from './addresses.ts';
 import type { AddressRules } from './addresses.ts';
@@ -42,7 +42,7 @@ function endpointView(row: EndpointRow): EndpointView {
 
 async function checkUrl(url: string, rules: AddressRules): Promise<void> {
   const problem = await refuseEndpointUrl(url, rules);
-  if (problem) throw appError('WEBHOOK_URL_REFUSED', `the endpoint URL ${problem}`);
+  if (problem) throw webhookUrlRefused(problem);
 }
 
 export interface EndpointInput {
@@ -82,7 +82,7 @@ export async function createEndpoint(
 
 export async function getEndpoint(db: Kysely<DB>, id: string): Promise<EndpointView> {
   const row = await store.findEndpoint(db, id);
-  if (!row) throw appError('NOT_FOUND_WEBHOOK_ENDPOINT', `no webhook endpoint '${id}'`);
+  if (!row) throw webhookEndpointNotFound(id);
   return endpointView(row);
 }
 
@@ -110,7 +110,7 @@ export async function updateEndpoint(
     ...(input.enabled !== undefined && { enabled: input.enabled }),
     updated_at: clock.now(),
   });
-  if (!row) throw appError('NOT_FOUND_WEBHOOK_ENDPOINT', `no webhook endpoint '${id}'`);
+  if (!row) throw webhookEndpointNotFound(id);
   return endpointView(row);
 }
 
@@ -121,7 +121,7 @@ export async function rollEndpointSecret(
   id: string,
 ): Promise<EndpointView & { secret: string }> {
   const current = await store.findEndpoint(db, id);
-  if (!current) throw appError('NOT_FOUND_WEBHOOK_ENDPOINT', `no webhook endpoint '${id}'`);
+  if (!current) throw webhookEndpointNotFound(id);
   const now = clock.now();
   const secret = newWebhookSecret();
   const row = await store.updateEndpoint(db, id, {
@@ -130,7 +130,7 @@ export async function rollEndpointSecret(
     previous_secret_expires_at: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
     updated_at: now,
   });
-  if (!row) throw appError('NOT_FOUND_WEBHOOK_ENDPOINT', `no webhook endpoint '${id}'`);
+  if (!row) throw webhookEndpointNotFound(id);
   return { ...endpointView(row), secret };
 }
 
@@ -159,7 +159,7 @@ export async function listMessages(db: Kysely<DB>, filter: MessageFilter, limit:
 /** A message with every attempt to deliver it, oldest first. */
 export async function getMessage(db: Kysely<DB>, id: string) {
   const row = await store.findMessage(db, id);
-  if (!row) throw appError('NOT_FOUND_WEBHOOK_MESSAGE', `no webhook message '${id}'`);
+  if (!row) throw webhookMessageNotFound(id);
   const attempts = await store.listAttempts(db, id);
   return {
     ...messageView(row),
@@ -174,7 +174,6 @@ export async function getMessage(db: Kysely<DB>, id: string) {
 
 /** Sends a message again (same webhook-id, so a receiver that has it can tell), with a fresh retry schedule. */
 export async function resendMessage(db: Kysely<DB>, clock: Clock, id: string) {
-  if (!(await store.requeueMessage(db, id, clock.now())))
-    throw appError('NOT_FOUND_WEBHOOK_MESSAGE', `no webhook message '${id}'`);
+  if (!(await store.requeueMessage(db, id, clock.now()))) throw webhookMessageNotFound(id);
   return getMessage(db, id);
 }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, Id, PartnerUid, sendEmpty } from '../../http/schemas.ts';
 import { getPartner } from '../../partners/service.ts';
-import { appError } from '../../errors.ts';
+import { mappingNotFound } from '../../error-factories.ts';
 import { deleteMapping, findMappingWithAccount } from '../store.ts';
 
 const Mapping = Type.Object({
@@ -41,7 +41,7 @@ export const linkingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { partnerId, partnerUid } = request.params;
       await getPartner(database.db, partnerId);
       const row = await findMappingWithAccount(database.db, partnerId, partnerUid);
-      if (!row) throw appError('NOT_FOUND_MAPPING', `partner user '${partnerUid}' is not linked`);
+      if (!row) throw mappingNotFound(partnerUid);
       return {
         partnerId: row.partner_id,
         partnerUid: row.partner_uid,
@@ -73,7 +73,7 @@ export const linkingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { partnerId, partnerUid } = request.params;
       await getPartner(database.db, partnerId);
       const removed = await deleteMapping(database.db, partnerId, partnerUid, app.deps.clock.now());
-      if (!removed) throw appError('NOT_FOUND_MAPPING', `partner user '${partnerUid}' is not linked`);
+      if (!removed) throw mappingNotFound(partnerUid);
       request.log.info(
         { partnerId, partnerUid, accountId: removed.account_id, admin: request.admin.id },
         'user mapping removed',

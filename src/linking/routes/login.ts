@@ -8,7 +8,7 @@ import { errorResponses, sendEmpty } from '../../http/schemas.ts';
 import { clearSessionCookie, secureCookies, SESSION_COOKIE, setSessionCookie } from '../../http/session.ts';
 import { refuseCrossSiteWrite } from '../../http/cross-site.ts';
 import { endSession, startSession } from '../../sessions/service.ts';
-import { appError } from '../../errors.ts';
+import { liffNotConfigured } from '../../error-factories.ts';
 import { liffPage } from '../../http/pages.ts';
 import { startExpiredLoginPurge } from '../expiry-purge.ts';
 import type { LoginDeps, LoginFinish, LoginStart } from '../service.ts';
@@ -143,8 +143,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (_request, reply) => {
-      if (config.login.liffId === undefined)
-        throw appError('LIFF_NOT_CONFIGURED', 'this service has no LIFF app (LOGIN_LIFF_ID)');
+      if (config.login.liffId === undefined) throw liffNotConfigured();
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')

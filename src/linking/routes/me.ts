@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.ts';
 import { findAccountWithMappings } from '../store.ts';
-import { appError } from '../../errors.ts';
+import { userUnauthorized } from '../../error-factories.ts';
 
 export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { database } = app.deps;
@@ -34,7 +34,7 @@ export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const found = await findAccountWithMappings(database.db, request.account.id);
       // A session for an account that no longer exists is no session.
-      if (!found) throw appError('USER_UNAUTHORIZED', 'sign in to the reward platform first');
+      if (!found) throw userUnauthorized();
       return found;
     },
   );
