@@ -1,31 +1,17 @@
 // Connect with the one-time mapping token: single use (also under concurrency), bound to its
 // partner, short-lived; region validated; conflicting links refused with 409.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partnerCall, startTestApp } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { partnerCall } from './harness.ts';
 import type { TestContext } from './harness.ts';
-import {
-  createLinkingPartner,
-  issuerEnv,
-  loginAtPartner,
-  startTestIssuer,
-  TestBrowser,
-} from './login-helpers.ts';
-import type { TestIssuer } from './login-helpers.ts';
+import { createLinkingPartner, loginAtPartner, TestBrowser, useLoginApp } from './login-helpers.ts';
+import type { LinkingPartner } from './login-helpers.ts';
 
-let issuer: TestIssuer;
 let ctx: TestContext;
-let partner: { partnerId: string; apiKey: string };
-let other: { partnerId: string; apiKey: string };
-
+let partner: LinkingPartner;
+let other: LinkingPartner;
+useLoginApp({}, (started) => ({ ctx, partner } = started));
 beforeAll(async () => {
-  issuer = await startTestIssuer();
-  ctx = await startTestApp({ env: issuerEnv(issuer), now: new Date().toISOString() });
-  partner = await createLinkingPartner(ctx);
   other = await createLinkingPartner(ctx);
-});
-afterAll(async () => {
-  await ctx?.close();
-  await issuer?.close();
 });
 
 async function tokenFor(username: string, at = partner): Promise<string> {

@@ -1,7 +1,7 @@
 // The LIFF path: MINI and LIFF logins go to LINE's LIFF entry with the state; the entry page posts
 // the ID token LINE gave it. The server side is tested with ID tokens signed by the test issuer's
 // keys (ES256), by the channel secret (HS256), and by keys nobody trusts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateKeyPair, importJWK, SignJWT } from 'jose';
 import { sha256Hex } from '../src/domain/ids.ts';
 import { partnerCall, startTestApp } from './harness.ts';
@@ -14,28 +14,16 @@ import {
   createLinkingPartner,
   issuerEnv,
   PARTNER_REDIRECT,
-  startTestIssuer,
   TestBrowser,
+  useLoginApp,
 } from './login-helpers.ts';
-import type { TestIssuer } from './login-helpers.ts';
+import type { LinkingPartner, TestIssuer } from './login-helpers.ts';
 
 const LIFF_ID = '1234567890-AbCdEfGh';
 let issuer: TestIssuer;
 let ctx: TestContext;
-let partner: { partnerId: string; apiKey: string };
-
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  ctx = await startTestApp({
-    env: issuerEnv(issuer, { LOGIN_LIFF_ID: LIFF_ID }),
-    now: new Date().toISOString(),
-  });
-  partner = await createLinkingPartner(ctx);
-});
-afterAll(async () => {
-  await ctx?.close();
-  await issuer?.close();
-});
+let partner: LinkingPartner;
+useLoginApp({ env: { LOGIN_LIFF_ID: LIFF_ID } }, (started) => ({ issuer, ctx, partner } = started));
 
 async function liffState(browserType: 'MINI' | 'LIFF' = 'MINI'): Promise<{ state: string; entry: URL }> {
   const response = await new TestBrowser(ctx).request(

@@ -1,51 +1,28 @@
 // What must never happen in the login journey: an open redirect, a replayed or tampered login, a
 // token for a login that failed. Every refusal is a 4xx with the error body (a page for browsers).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from './harness.ts';
+import { describe, expect, it } from 'vitest';
 import type { TestContext } from './harness.ts';
 import {
-  APP_ORIGIN,
   authUrl,
   createLinkingPartner,
-  issuerEnv,
   loginFormAction,
   PARTNER_REDIRECT,
-  startTestIssuer,
   TestBrowser,
+  upToCallback as upToCallbackOf,
+  useLoginApp,
 } from './login-helpers.ts';
-import type { Hop, TestIssuer } from './login-helpers.ts';
+import type { LinkingPartner } from './login-helpers.ts';
 
-let issuer: TestIssuer;
 let ctx: TestContext;
-let partner: { partnerId: string; apiKey: string };
-
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  ctx = await startTestApp({ env: issuerEnv(issuer), now: new Date().toISOString(), captureLogs: true });
-  partner = await createLinkingPartner(ctx, [PARTNER_REDIRECT, 'http://localhost:3000/cb']);
-});
-afterAll(async () => {
-  await ctx?.close();
-  await issuer?.close();
-});
-
-const isCallback = (url: string) => url.startsWith(`${APP_ORIGIN}/v1/mission-users/auth/callback`);
+let partner: LinkingPartner;
+useLoginApp(
+  { captureLogs: true, redirectUrls: [PARTNER_REDIRECT, 'http://localhost:3000/cb'] },
+  (started) => ({ ctx, partner } = started),
+);
 
 /** Logs in at the provider and stops just before the browser reaches our callback. */
-async function upToCallback(
-  browser: TestBrowser,
-  username = 'mallory',
-  tamper?: (auth: URL) => void,
-): Promise<string> {
-  const start = await browser.request('GET', authUrl(partner.partnerId, PARTNER_REDIRECT));
-  const auth = new URL(start.location as string);
-  tamper?.(auth);
-  const page = (await browser.follow(auth.href)).hops.at(-1) as Hop;
-  const posted = await browser.request('POST', loginFormAction(page).login, { form: { username } });
-  const { next } = await browser.follow(posted.location as string, isCallback);
-  if (!next || !isCallback(next)) throw new Error('did not reach the callback');
-  return next;
-}
+const upToCallback = (browser: TestBrowser, username = 'mallory', tamper?: (auth: URL) => void) =>
+  upToCallbackOf(browser, partner.partnerId, username, tamper);
 
 function lastLoginFailure(): string {
   const line = ctx.logs.filter((l) => l.msg === 'login failed at the code exchange or ID token check').at(-1);

@@ -1,35 +1,24 @@
 // The linking journey over HTTP against an independent OpenID provider on loopback: auth redirect,
 // provider login, callback, back to the partner with a token, connect, link check true.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partnerCall, startTestApp } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { partnerCall } from './harness.ts';
 import type { TestContext } from './harness.ts';
 import {
   APP_ORIGIN,
   authUrl,
   CLIENT_ID,
-  createLinkingPartner,
-  issuerEnv,
   loginAtPartner,
   loginFormAction,
   PARTNER_REDIRECT,
-  startTestIssuer,
   TestBrowser,
+  useLoginApp,
 } from './login-helpers.ts';
-import type { TestIssuer } from './login-helpers.ts';
+import type { LinkingPartner, TestIssuer } from './login-helpers.ts';
 
 let issuer: TestIssuer;
 let ctx: TestContext;
-let partner: { partnerId: string; apiKey: string };
-
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  ctx = await startTestApp({ env: issuerEnv(issuer), now: new Date().toISOString() });
-  partner = await createLinkingPartner(ctx);
-});
-afterAll(async () => {
-  await ctx?.close();
-  await issuer?.close();
-});
+let partner: LinkingPartner;
+useLoginApp({}, (started) => ({ issuer, ctx, partner } = started));
 
 describe('linking journey', () => {
   it('redirects at once to the provider with state, nonce and PKCE S256', async () => {

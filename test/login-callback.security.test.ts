@@ -1,44 +1,15 @@
 // A refused callback must not burn the login (finding 6): the state is checked, then consumed, so a
 // callback replayed in another browser or without the binding cookie leaves the real one working.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from './harness.ts';
+import { describe, expect, it } from 'vitest';
 import type { TestContext } from './harness.ts';
-import {
-  APP_ORIGIN,
-  authUrl,
-  createLinkingPartner,
-  issuerEnv,
-  loginFormAction,
-  PARTNER_REDIRECT,
-  startTestIssuer,
-  TestBrowser,
-} from './login-helpers.ts';
-import type { Hop, TestIssuer } from './login-helpers.ts';
+import { APP_ORIGIN, TestBrowser, upToCallback as upToCallbackOf, useLoginApp } from './login-helpers.ts';
+import type { LinkingPartner } from './login-helpers.ts';
 
-let issuer: TestIssuer;
 let ctx: TestContext;
-let partner: { partnerId: string; apiKey: string };
+let partner: LinkingPartner;
+useLoginApp({}, (started) => ({ ctx, partner } = started));
 
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  ctx = await startTestApp({ env: issuerEnv(issuer), now: new Date().toISOString() });
-  partner = await createLinkingPartner(ctx);
-});
-afterAll(async () => {
-  await ctx?.close();
-  await issuer?.close();
-});
-
-const isCallback = (url: string) => url.startsWith(`${APP_ORIGIN}/v1/mission-users/auth/callback`);
-
-async function upToCallback(browser: TestBrowser): Promise<string> {
-  const start = await browser.request('GET', authUrl(partner.partnerId, PARTNER_REDIRECT));
-  const page = (await browser.follow(start.location as string)).hops.at(-1) as Hop;
-  const posted = await browser.request('POST', loginFormAction(page).login, { form: { username: 'frank' } });
-  const { next } = await browser.follow(posted.location as string, isCallback);
-  if (!next || !isCallback(next)) throw new Error('did not reach the callback');
-  return next;
-}
+const upToCallback = (browser: TestBrowser) => upToCallbackOf(browser, partner.partnerId, 'frank');
 
 describe('the callback checks before it consumes', () => {
   it('a callback in another browser is refused and the real browser still finishes', async () => {

@@ -5,8 +5,10 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { createDevProvider } from '../src/linking/dev-provider.ts';
 import type { DevProvider } from '../src/linking/dev-provider.ts';
+import { startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
 
 export const APP_ORIGIN = 'http://app.test';
@@ -231,4 +233,65 @@ export async function loginAtPartner(
   if (!landed.next)
     throw new Error(`did not come back to the partner: ${JSON.stringify(landed.hops.at(-1))}`);
   return new URL(landed.next);
+}
+
+/** A partner made by createLinkingPartner: its id and its API key. */
+export interface LinkingPartner {
+  partnerId: string;
+  apiKey: string;
+}
+
+export interface LoginApp {
+  issuer: TestIssuer;
+  ctx: TestContext;
+  partner: LinkingPartner;
+}
+
+/**
+ * The set-up of a login test file: an independent provider on loopback, an app that logs in through
+ * it (its clock at the real now, since the provider signs with real time) and a linking partner;
+ * both closed after the file. `receive` is handed them in beforeAll, so the file keeps its names:
+ * `useLoginApp({}, (started) => ({ ctx, partner } = started))`.
+ */
+export function useLoginApp(
+  options: { env?: Record<string, string>; captureLogs?: boolean; redirectUrls?: string[] },
+  receive: (app: LoginApp) => void,
+): void {
+  let issuer: TestIssuer | undefined;
+  let ctx: TestContext | undefined;
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    ctx = await startTestApp({
+      env: issuerEnv(issuer, options.env),
+      now: new Date().toISOString(),
+      ...(options.captureLogs && { captureLogs: true }),
+    });
+    receive({ issuer, ctx, partner: await createLinkingPartner(ctx, options.redirectUrls) });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await issuer?.close();
+  });
+}
+
+export const isCallback = (url: string) => url.startsWith(`${APP_ORIGIN}/v1/mission-users/auth/callback`);
+
+/**
+ * Starts a login for `partnerId`, signs in at the provider as `username` and stops just before the
+ * browser reaches our callback; answers the callback URL. `tamper` may change the provider's URL.
+ */
+export async function upToCallback(
+  browser: TestBrowser,
+  partnerId: string,
+  username: string,
+  tamper?: (auth: URL) => void,
+): Promise<string> {
+  const start = await browser.request('GET', authUrl(partnerId, PARTNER_REDIRECT));
+  const auth = new URL(start.location as string);
+  tamper?.(auth);
+  const page = (await browser.follow(auth.href)).hops.at(-1) as Hop;
+  const posted = await browser.request('POST', loginFormAction(page).login, { form: { username } });
+  const { next } = await browser.follow(posted.location as string, isCallback);
+  if (!next || !isCallback(next)) throw new Error('did not reach the callback');
+  return next;
 }

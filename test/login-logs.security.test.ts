@@ -1,32 +1,21 @@
 // What is logged (finding 12): no query string of any route reaches the logs, so the login's
 // `code` and `state`, a mapping token on its way to the partner and user ids stay out of them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pathForLog } from '../src/http/log-redaction.ts';
-import { partnerCall, startTestApp } from './harness.ts';
+import { partnerCall } from './harness.ts';
 import type { TestContext } from './harness.ts';
 import {
   APP_ORIGIN,
   authUrl,
   createLinkingPartner,
-  issuerEnv,
   loginFormAction,
   PARTNER_REDIRECT,
-  startTestIssuer,
   TestBrowser,
+  useLoginApp,
 } from './login-helpers.ts';
-import type { TestIssuer } from './login-helpers.ts';
 
-let issuer: TestIssuer;
 let ctx: TestContext;
-
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  ctx = await startTestApp({ env: issuerEnv(issuer), now: new Date().toISOString(), captureLogs: true });
-});
-afterAll(async () => {
-  await ctx?.close();
-  await issuer?.close();
-});
+useLoginApp({ captureLogs: true }, (started) => ({ ctx } = started));
 
 describe('request logs', () => {
   it('a whole login leaves no code, state, token, session id or query in the logs', async () => {

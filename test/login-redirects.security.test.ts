@@ -1,35 +1,22 @@
 // Where a login may send the browser: only pages of ours after the mission-page sign-in (finding 5),
 // and the partner's redirect URL with exactly our outcome, whatever token/error it carried (finding 7).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from './harness.ts';
+import { describe, expect, it } from 'vitest';
 import type { TestContext } from './harness.ts';
 import {
   APP_ORIGIN,
   authUrl,
-  createLinkingPartner,
-  issuerEnv,
   loginAtPartner,
   loginFormAction,
   PARTNER_REDIRECT,
-  startTestIssuer,
   TestBrowser,
+  useLoginApp,
 } from './login-helpers.ts';
-import type { TestIssuer } from './login-helpers.ts';
+import type { LinkingPartner } from './login-helpers.ts';
 import { RETURN_TO_BYPASSES } from './return-to-bypasses.ts';
 
-let issuer: TestIssuer;
 let ctx: TestContext;
-let partner: { partnerId: string; apiKey: string };
-
-beforeAll(async () => {
-  issuer = await startTestIssuer();
-  ctx = await startTestApp({ env: issuerEnv(issuer), now: new Date().toISOString() });
-  partner = await createLinkingPartner(ctx);
-});
-afterAll(async () => {
-  await ctx?.close();
-  await issuer?.close();
-});
+let partner: LinkingPartner;
+useLoginApp({}, (started) => ({ ctx, partner } = started));
 
 /** Signs in on the mission page with this returnTo and answers where the browser is sent at the end. */
 async function signInReturningTo(returnTo: string): Promise<string | undefined> {
