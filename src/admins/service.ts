@@ -168,7 +168,8 @@ export async function ensureOwnerToken(
   } else {
     log?.warn(
       { adminToken: result },
-      'ADMIN_TOKEN names a revoked credential: it stays revoked and no OWNER was created; unset ADMIN_TOKEN or choose a new secret',
+      'ADMIN_TOKEN names a revoked credential: it stays revoked and no OWNER was created; ' +
+        'unset ADMIN_TOKEN or choose a new secret',
     );
   }
   return result;

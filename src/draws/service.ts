@@ -119,7 +119,8 @@ export async function runDraw(db: Kysely<DB>, clock: Clock, id: string) {
     );
     const now = clock.now();
     if (tickets.length > 0) {
-      // One array parameter, not one per ticket: a draw may have more entries than a statement has parameters (65535).
+      // One array parameter, not one per ticket: a draw may have more entries than a statement has
+      // parameters (65535).
       await trx
         .updateTable('tickets')
         .set({ status: 'DRAWN', draw_id: id, won: sql<boolean>`id = ANY(${[...winners]}::text[])` })

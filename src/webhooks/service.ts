@@ -172,7 +172,10 @@ export async function getMessage(db: Kysely<DB>, id: string) {
   };
 }
 
-/** Sends a message again (same webhook-id, so a receiver that has it can tell), with a fresh retry schedule. */
+/**
+ * Sends a message again (same webhook-id, so a receiver that has it can tell), with a fresh retry
+ * schedule.
+ */
 export async function resendMessage(db: Kysely<DB>, clock: Clock, id: string) {
   if (!(await store.requeueMessage(db, id, clock.now()))) throw webhookMessageNotFound(id);
   return getMessage(db, id);
