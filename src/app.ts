@@ -38,6 +38,8 @@ import { meWalletRoutes } from './chain/routes/me-wallet.ts';
 import { idempotencyOnRoute } from './idempotency/route-hooks.ts';
 import { startIdempotencyKeyPurge } from './idempotency/expiry-purge.ts';
 import { webhookAdminRoutes } from './webhooks/routes/index.ts';
+import { operatorWrites } from './audit/operator-writes.ts';
+import { listAuditEventsRoute } from './audit/routes/listAuditEvents.ts';
 
 export type { App, AppDeps } from './http/server.ts';
 
@@ -143,6 +145,7 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
       authenticate: (secret) => authenticateAdmin(db, secret),
       // Any successful operator write may change what the hot-path caches hold: clear them on every process.
       afterWrite: () => caches.flushEverywhere(),
+      inOperatorTransaction: operatorWrites(db, clock),
       routes: [
         adminCredentialRoutes,
         whoamiRoutes,
@@ -155,6 +158,7 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
         drawAdminRoutes,
         chainAdminRoutes,
         ...webhookAdminRoutes,
+        listAuditEventsRoute,
       ] as FastifyPluginAsync[],
     },
     user: {

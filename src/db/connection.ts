@@ -7,6 +7,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
+import { pinnablePool } from './request-transaction.ts';
 
 export interface Database {
   kind: 'postgres' | 'pglite';
@@ -247,7 +248,9 @@ export function openPostgres(
 
   return {
     kind: 'postgres',
-    db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool, acquired) }) }),
+    db: new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: pinnablePool(withPreparedStatements(pool, acquired)) }),
+    }),
     async execScript(sql) {
       await pool.query(sql);
     },
@@ -385,7 +388,7 @@ export async function openPGlite(dataDir: string | undefined): Promise<Database>
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir);
   const pool = new PGlitePool(pglite);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: pinnablePool(pool) }) });
   return {
     kind: 'pglite',
     db,

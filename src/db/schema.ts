@@ -306,6 +306,7 @@ export interface DB {
   cap_usage: CapUsageTable;
   completion_rates: CompletionRatesTable;
   completion_alarms: CompletionAlarmsTable;
+  audit_events: AuditEventsTable;
 }
 
 // --- 0008_farming ---
@@ -352,4 +353,22 @@ export interface CompletionAlarmsTable {
   last_rate: number;
   last_baseline: string;
   last_at: Timestamp;
+}
+
+// --- 0014_audit ---
+
+export type AuditAction = 'create' | 'update' | 'delete';
+
+/** Written only by the audit_row_change trigger; UPDATE, DELETE and TRUNCATE are refused. */
+export interface AuditEventsTable {
+  id: Generated<string>;
+  at: Date;
+  actor_id: string;
+  actor_name: string;
+  action: AuditAction;
+  entity_type: string;
+  entity_id: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  request_id: string | null;
 }

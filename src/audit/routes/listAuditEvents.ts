@@ -1,0 +1,60 @@
+// GET /admin/v1/audit-events: the operator audit log, newest first, filtered. Read-only: the log
+// has no route that changes it (and the database refuses UPDATE and DELETE of it).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, Id } from '../../http/schemas.ts';
+import { listAuditEvents } from '../store.ts';
+
+const Action = Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')]);
+const Row = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]);
+
+const AuditEvent = Type.Object({
+  id: Type.String(),
+  at: Type.String({ description: 'ISO 8601' }),
+  actor: Type.Object({ id: Type.String(), name: Type.String() }),
+  action: Action,
+  entityType: Type.String({ description: "e.g. 'partner', 'mission', 'budget'; see docs/audit.md" }),
+  entityId: Type.String(),
+  before: Row,
+  after: Row,
+  requestId: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const listAuditEventsRoute: FastifyPluginAsyncTypebox = async (app) => {
+  const { database } = app.deps;
+  app.get(
+    '/audit-events',
+    {
+      schema: {
+        tags: ['admin: audit'],
+        security: [{ adminBearer: [] }],
+        summary: 'The audit log of operator writes, newest first',
+        querystring: Type.Object(
+          {
+            actorId: Type.Optional(Id('Only writes by this admin credential')),
+            entityType: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+            entityId: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+            action: Type.Optional(Action),
+            since: Type.Optional(
+              Type.String({ format: 'date-time', description: 'From this instant (inclusive)' }),
+            ),
+            until: Type.Optional(
+              Type.String({ format: 'date-time', description: 'Before this instant (exclusive)' }),
+            ),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+            offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ items: Type.Array(AuditEvent), total: Type.Integer() }),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) => {
+      const { limit, offset, ...filter } = request.query;
+      return listAuditEvents(database.db, filter, limit ?? 100, offset ?? 0);
+    },
+  );
+};
