@@ -75,7 +75,12 @@ export interface BenchCatalog {
   progressBody(): string;
 }
 
-export async function setUpCatalog(base: string, url: string, flashUsers: number): Promise<BenchCatalog> {
+export async function setUpCatalog(
+  base: string,
+  url: string,
+  flashUsers: number,
+  partnerName = 'Bench partner',
+): Promise<BenchCatalog> {
   const admin = async (method: string, route: string, body?: unknown) => {
     const response = await fetch(`${base}/admin/v1${route}`, {
       method,
@@ -86,7 +91,7 @@ export async function setUpCatalog(base: string, url: string, flashUsers: number
       throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
     return (await response.json()) as Record<string, string>;
   };
-  const partner = await admin('POST', '/partners', { name: 'Bench partner', allowedIps: ['127.0.0.1'] });
+  const partner = await admin('POST', '/partners', { name: partnerName, allowedIps: ['127.0.0.1'] });
   const { apiKey } = await admin('POST', `/partners/${partner.id}/api-keys`, {});
   const promotion = await admin('POST', '/promotions', {
     partnerId: partner.id,
@@ -119,7 +124,11 @@ export async function setUpCatalog(base: string, url: string, flashUsers: number
   });
   await admin('PUT', `/missions/${flash.id}/reward`, { type: 'FIXED', budgetId: budget.id, amount: '1' });
   const missionIds = (
-    await sqlOn(url, `SELECT id FROM missions WHERE mission_key <> 'flash' ORDER BY id`)
+    await sqlOn(
+      url,
+      `SELECT id FROM missions WHERE mission_key <> 'flash' AND mission_group_id = $1 ORDER BY id`,
+      [group.id],
+    )
   ).rows.map((r) => r.id as string);
   return {
     partnerId: partner.id as string,
