@@ -489,6 +489,18 @@ async function main(): Promise<void> {
   }
 }
 
+async function waitForClosed(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      await fetch(url);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} still answers`);
+}
+
 /** `npm start` on a data folder made by an earlier start, timed from the command to /healthz. */
 async function startToHealthy(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mrs-bench-start-'));
@@ -516,6 +528,8 @@ async function startToHealthy(): Promise<void> {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       process.kill(-(child.pid as number), 'SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      // npm may exit before the service has: the next start must not find this one still answering.
+      await waitForClosed(`http://127.0.0.1:${PORTS.start}/healthz`);
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
