@@ -424,6 +424,7 @@ async function main(): Promise<void> {
     // --- Memory: RSS of the service at 256 connections of achieve for RSS_SECONDS ---
     const samples: number[] = [];
     const pid = service.pid as number;
+    const idleRss = rssOf(pid);
     const sampler = setInterval(() => samples.push(rssOf(pid)), 1000);
     const heavy = await load({ ...achieveRequest(base, catalog), connections: 256, duration: RSS_SECONDS });
     clearInterval(sampler);
@@ -443,7 +444,7 @@ async function main(): Promise<void> {
       ratio: peak / MiB / 256,
       target: '<= 256 MiB, no growth',
       pass: peak <= 256 * MiB && late <= early * 1.1,
-      note: `peak ${(peak / MiB).toFixed(0)} MiB; mean of the middle third ${(early / MiB).toFixed(0)} MiB, of the last third ${(late / MiB).toFixed(0)} MiB; samples (MiB, 1/s): ${samples.map((x) => (x / MiB).toFixed(0)).join(' ')}; errors ${heavy.errors + heavy.non2xx}`,
+      note: `before the load ${(idleRss / MiB).toFixed(0)} MiB; peak ${(peak / MiB).toFixed(0)} MiB; mean of the middle third ${(early / MiB).toFixed(0)} MiB, of the last third ${(late / MiB).toFixed(0)} MiB; samples (MiB, 1/s): ${samples.map((x) => (x / MiB).toFixed(0)).join(' ')}; errors ${heavy.errors + heavy.non2xx}`,
     });
     log(
       `rss: peak ${(peak / MiB).toFixed(0)} MiB, ${(early / MiB).toFixed(0)} -> ${(late / MiB).toFixed(0)} MiB`,

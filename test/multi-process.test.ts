@@ -108,3 +108,107 @@ describe.skipIf(skipReason !== undefined)('two service processes and two payout 
     expect(statuses.slice(20)).toEqual([429, 429, 429, 429]);
   });
 });
+
+describe.skipIf(!SERVER_URL)('two chain payout workers on one reward wallet', () => {
+  it('never collide on nonces: every claim confirmed once, the on-chain sum equals the SUCCEEDED amounts', async () => {
+    const { randomBytes } = await import('node:crypto');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts');
+    const { startDevChain } = await import('../src/chain/dev-chain.ts');
+    const { createChainPayout } = await import('../src/chain/outbox.ts');
+    const { chainDb } = await import('../src/chain/schema.ts');
+    const { createChainAsset, createNetwork, createRewardWallet } = await import('../src/chain/service.ts');
+    const { openPostgres } = await import('../src/db/connection.ts');
+    const { migrate } = await import('../src/db/migrate.ts');
+    const { systemClock } = await import('../src/domain/clock.ts');
+    const { createBudget } = await import('../src/budgets/service.ts');
+    const { sqlOn } = await import('../bench/setup.ts');
+
+    const name = `mrs_multi_chain_${randomBytes(4).toString('hex')}`;
+    await sqlOn(SERVER_URL as string, `CREATE DATABASE ${name}`);
+    const address = new URL(SERVER_URL as string);
+    address.pathname = `/${name}`;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'mrs-multi-chain-'));
+    const chain = await startDevChain({ dataDir, blockIntervalMs: 0 });
+    // Two workers: each its own pool of connections, as two processes would have.
+    const workers = [openPostgres(address.toString(), 4), openPostgres(address.toString(), 4)];
+    try {
+      await migrate(workers[0]!);
+      const db = workers[0]!.db;
+      const kek = randomBytes(32);
+      const token = await chain.deployToken({ decimals: 6 });
+      const network = await createNetwork(db, systemClock, {
+        name: 'dev',
+        chainId: chain.chainId,
+        rpcUrl: chain.rpcUrl,
+      });
+      const asset = await createChainAsset(db, systemClock, {
+        networkId: network.id,
+        symbol: 'TST',
+        name: 'Test',
+        tokenAddress: token,
+      });
+      const budget = await createBudget(db, systemClock, {
+        type: 'FIXED',
+        assetId: asset.id,
+        name: 'b',
+        total: '1000000',
+      });
+      const wallet = await createRewardWallet(db, systemClock, kek, { budgetId: budget.id });
+      await chain.setNativeBalance(wallet.address as `0x${string}`, 10n ** 24n);
+      await chain.mintToken(token, wallet.address as `0x${string}`, 10n ** 18n);
+      const users = Array.from({ length: 80 }, (_, i) => ({
+        accountId: `acc_multi_${i}`,
+        address: privateKeyToAccount(generatePrivateKey()).address,
+      }));
+      await db
+        .insertInto('platform_accounts')
+        .values(
+          users.map((u) => ({ id: u.accountId, issuer: 't', subject: u.accountId, display_name: null })),
+        )
+        .execute();
+      await chainDb(db)
+        .insertInto('user_wallets')
+        .values(
+          users.map((u) => ({
+            account_id: u.accountId,
+            address: u.address.toLowerCase(),
+            chain_id: chain.chainId,
+            bound_at: new Date(),
+          })),
+        )
+        .execute();
+      const claims = users.map((u, i) => ({
+        claimId: `clm_multi_${i}`,
+        budgetId: budget.id,
+        accountId: u.accountId,
+        amount: String(1 + (i % 5)),
+      }));
+      const payouts = workers.map((w) => createChainPayout({ db: w.db, clock: systemClock, kek }));
+      // Both workers sign batches of the same wallet at the same time, in small interleaved batches.
+      await Promise.all(
+        payouts.map(async (payout, w) => {
+          const mine = claims.filter((_, i) => i % 2 === w);
+          for (let i = 0; i < mine.length; i += 10) await payout.payClaims(mine.slice(i, i + 10));
+        }),
+      );
+      let confirmed = 0;
+      const deadline = Date.now() + 60_000;
+      while (confirmed < claims.length && Date.now() < deadline) {
+        const outcomes = await Promise.all(payouts.map((p) => p.runCycle()));
+        confirmed += outcomes.flat().filter((o) => o.status === 'SUCCEEDED').length;
+      }
+      expect(confirmed).toBe(claims.length);
+      let onChain = 0n;
+      for (const user of users) onChain += await chain.tokenBalance(token, user.address);
+      expect(onChain).toBe(claims.reduce((sum, c) => sum + BigInt(c.amount), 0n));
+    } finally {
+      await Promise.all(workers.map((w) => w.close()));
+      await chain.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      await sqlOn(SERVER_URL as string, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+  }, 180_000);
+});
