@@ -1,4 +1,4 @@
-// Security headers on every answer (docs/security.md, "Security headers"), through @fastify/helmet:
+// Security headers on every answer (docs/security.md, "Security headers"), through helmet:
 // a strict Content-Security-Policy, nosniff and no framing, except that the mission page (/app)
 // may be framed by the origins in FRAME_ANCESTORS and the LIFF page may load LINE's SDK.
 import { createHash } from 'node:crypto';
