@@ -10,6 +10,7 @@ import type { RateLimitConfig } from '../config.ts';
 import type { CoalescerGroup } from '../db/coalescer.ts';
 import type { CounterStore } from '../limits/counters.ts';
 import { postgresCounters, redisCounters } from '../limits/counters.ts';
+import { PartnerLeases } from './partner-leases.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -105,7 +106,9 @@ export const rateLimits = fp(
           });
     const byAddress = limiter('addr', config.perAddress, addressOf);
     const loginByAddress = limiter('login', config.loginPerAddress, addressOf);
-    const byPartner = limiter('partner', config.perPartner, (request) => request.partner.id);
+    // The partner limit is counted in leases (partner-leases.ts): no statement per call.
+    const partnerLeases =
+      config.perPartner === 0 ? undefined : new PartnerLeases(counters, config.perPartner, windowMs);
 
     // A counter store that is away (Redis down) must not take the service down with it.
     async function check(
@@ -161,8 +164,20 @@ export const rateLimits = fp(
     });
 
     app.decorate('limits', {
-      partnerCall: (request, reply) =>
-        check(request, reply, byPartner, 'requests for this partner', 'per_partner'),
+      async partnerCall(request, reply) {
+        if (partnerLeases === undefined) return;
+        let decision;
+        try {
+          decision = await partnerLeases.take(`partner:${request.partner.id}`);
+        } catch (err) {
+          if (config.redisUrl === undefined) throw err;
+          request.log.warn({ err }, 'rate-limit counters unavailable; request let through');
+          return;
+        }
+        if (decision.allowed) return;
+        reply.header('x-ratelimit-limit', String(config.perPartner)).header('x-ratelimit-remaining', '0');
+        refuse(reply, decision.ttlMs, 'requests for this partner', 'per_partner');
+      },
       async failedPartnerKey(request, reply, partnerId) {
         await countFailure(
           request,

@@ -14,8 +14,11 @@ export interface CounterState {
 }
 
 export interface CounterStore {
-  /** Counts one hit on key; a window of windowMs starts with the first hit after the last one ended. */
-  hit(key: string, windowMs: number): Promise<CounterState>;
+  /**
+   * Counts `hits` hits (default 1) on key; a window of windowMs starts with the first hit after the
+   * last one ended. The count answered includes these hits.
+   */
+  hit(key: string, windowMs: number, hits?: number): Promise<CounterState>;
   /** Deletes counters whose window has ended; answers how many. */
   purgeExpired(): Promise<number>;
   close(): Promise<void>;
@@ -33,15 +36,15 @@ interface HitRow {
  * hits of a whole batch, so a partner's hot counter row is written once per batch, not per request.
  */
 export function postgresCounters(db: Kysely<DB>, group?: CoalescerGroup): CounterStore {
-  const coalescer = new Coalescer<{ key: string; windowMs: number }, CounterState>({
+  const coalescer = new Coalescer<{ key: string; windowMs: number; hits: number }, CounterState>({
     group,
     name: 'rate limit',
     run: async (items) => {
       const perKey = new Map<string, { hits: number; windowMs: number }>();
-      for (const { key, windowMs } of items) {
+      for (const { key, windowMs, hits } of items) {
         const entry = perKey.get(key);
-        if (entry) entry.hits++;
-        else perKey.set(key, { hits: 1, windowMs });
+        if (entry) entry.hits += hits;
+        else perKey.set(key, { hits, windowMs });
       }
       // Rows are locked in key order, so two processes' batches never deadlock on each other.
       const keys = [...perKey.keys()].sort();
@@ -60,18 +63,18 @@ export function postgresCounters(db: Kysely<DB>, group?: CoalescerGroup): Counte
         rows.map((row) => [row.key, { count: Number(row.hits), ttlMs: Math.max(0, Number(row.ttl_ms)) }]),
       );
       // Each hit of a batch gets the count it would have seen alone: the batch's hits on a key
-      // are numbered in arrival order, ending at the stored total.
+      // are added in arrival order, ending at the stored total.
       const seen = new Map<string, number>();
-      return items.map(({ key }) => {
+      return items.map(({ key, hits }) => {
         const total = totals.get(key) as CounterState;
-        const index = seen.get(key) ?? 0;
-        seen.set(key, index + 1);
-        return { count: total.count - ((perKey.get(key)?.hits ?? 1) - 1 - index), ttlMs: total.ttlMs };
+        const before = (seen.get(key) ?? 0) + hits;
+        seen.set(key, before);
+        return { count: total.count - ((perKey.get(key)?.hits ?? hits) - before), ttlMs: total.ttlMs };
       });
     },
   });
   return {
-    hit: (key, windowMs) => coalescer.submit({ key, windowMs }),
+    hit: (key, windowMs, hits = 1) => coalescer.submit({ key, windowMs, hits }),
     async purgeExpired() {
       // In slices, so that a large backlog never holds a long statement.
       const result = await sql`
@@ -86,7 +89,7 @@ export function postgresCounters(db: Kysely<DB>, group?: CoalescerGroup): Counte
 
 // One round trip: add the hit, start the window's expiry with the first hit, answer both.
 const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -94,15 +97,17 @@ if ttl < 0 then
 end
 return {count, ttl}`;
 
-type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+type RedisWithHit = Redis & {
+  rateLimitHit(key: string, windowMs: number, hits: number): Promise<[number, number]>;
+};
 
 /** Counters in Redis under prefix; Redis expires them itself, so there is nothing to purge. */
 export function redisCounters(redis: Redis, prefix: string): CounterStore {
   redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as RedisWithHit;
   return {
-    async hit(key, windowMs) {
-      const [count, ttlMs] = await client.rateLimitHit(prefix + key, windowMs);
+    async hit(key, windowMs, hits = 1) {
+      const [count, ttlMs] = await client.rateLimitHit(prefix + key, windowMs, hits);
       return { count: Number(count), ttlMs: Number(ttlMs) };
     },
     purgeExpired: async () => 0,

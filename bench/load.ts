@@ -1,0 +1,53 @@
+// The load generator of the bench: autocannon in this process, with exact latency percentiles.
+import autocannon from 'autocannon';
+
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+  seconds: number;
+}
+
+/** Exact percentile (ms) of the recorded response times. */
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+export const round2 = (x: number) => Math.round(x * 100) / 100;
+
+export async function load(options: autocannon.Options): Promise<LoadResult> {
+  const { duration, ...rest } = options;
+  // autocannon's own histogram keeps whole milliseconds; each response's time is exact, so the
+  // percentiles are taken from those (2xx only, as autocannon does).
+  const times: number[] = [];
+  const started = performance.now();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { connections: CONNECTIONS, ...(rest.amount ? {} : { duration: duration ?? SECONDS }), ...rest },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode >= 200 && statusCode < 300) times.push(responseTime);
+    });
+  });
+  // A request-bounded run's duration from autocannon is whole seconds; time it here instead.
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = Float64Array.from(times).sort();
+  const total = result.requests.total;
+  return {
+    rps: options.amount ? total / seconds : result.requests.average,
+    p50: round2(percentile(sorted, 50)),
+    p99: round2(percentile(sorted, 99)),
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    total,
+    seconds,
+  };
+}

@@ -1,0 +1,122 @@
+// `npm run bench:profile`: where a request's time goes. Runs each hot scenario against its own
+// service process started with --cpu-prof, then writes the profile (bench/results/profiles/) and a
+// summary of self time by function and by area (bench/results/profile-<scenario>.txt). CPU shares
+// stay meaningful on a loaded machine, where throughput does not. BENCH_PROFILE_SECONDS (default 10),
+// BENCH_PROFILE_SCENARIOS (default "achieve,link,flash"), BENCH_FLASH_USERS (default 20,000).
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { load } from './load.ts';
+import {
+  ADMIN_TOKEN,
+  ROOT,
+  SERVER_URL,
+  databaseUrl,
+  linkHalfTheUsers,
+  log,
+  setUpCatalog,
+  sqlOn,
+  startProcess,
+  stop,
+  waitForHttp,
+} from './setup.ts';
+import { summarizeProfile } from './profile-summary.ts';
+
+const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
+const FLASH_USERS = Number(process.env.BENCH_FLASH_USERS ?? 20_000);
+const SCENARIOS = (process.env.BENCH_PROFILE_SCENARIOS ?? 'achieve,link,flash').split(',');
+const PORT = 18090;
+const RESULTS = path.join(ROOT, 'bench', 'results');
+
+const dbName = `bench_profile_${Date.now()}`;
+await sqlOn(SERVER_URL, `CREATE DATABASE ${dbName}`);
+const url = databaseUrl(dbName);
+const base = `http://127.0.0.1:${PORT}`;
+const env = {
+  DATABASE_URL: url,
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+  ADMIN_TOKEN,
+  LOG_LEVEL: 'warn',
+  PAYOUT_WORKER: 'false',
+  ...(process.env.BENCH_SERVICE_ENV ? JSON.parse(process.env.BENCH_SERVICE_ENV) : {}),
+};
+try {
+  // Set-up with an unprofiled process.
+  let service = startProcess(['src/main.ts'], env);
+  await waitForHttp(`${base}/readyz`);
+  const catalog = await setUpCatalog(base, url, FLASH_USERS);
+  await linkHalfTheUsers(url, catalog.partnerId);
+  await sqlOn(
+    url,
+    `INSERT INTO platform_accounts (id, issuer, subject) SELECT 'acc_flash-' || n, 'bench', 'flash-' || n FROM generate_series(0, ${FLASH_USERS - 1}) AS n;
+     INSERT INTO user_mappings (partner_id, partner_uid, account_id, region) SELECT '${catalog.partnerId}', 'flash-' || n, 'acc_flash-' || n, 'KR' FROM generate_series(0, ${FLASH_USERS - 1}) AS n`,
+  );
+  await stop(service);
+  const profileDir = path.join(RESULTS, 'profiles');
+  mkdirSync(profileDir, { recursive: true });
+  for (const scenario of SCENARIOS) {
+    const dir = path.join(profileDir, scenario);
+    rmSync(dir, { recursive: true, force: true });
+    service = startProcess(['src/main.ts'], env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    await waitForHttp(`${base}/readyz`);
+    let next = 0;
+    const request =
+      scenario === 'achieve'
+        ? {
+            url: `${base}/v1/achieve`,
+            method: 'POST' as const,
+            requests: [{ setupRequest: (req: object) => ({ ...req, body: catalog.progressBody() }) }],
+          }
+        : scenario === 'link'
+          ? {
+              url: `${base}/v1/mission-users`,
+              method: 'GET' as const,
+              requests: [
+                {
+                  setupRequest: (req: object) => ({
+                    ...req,
+                    path: `/v1/mission-users?partnerUid=u${Math.floor(Math.random() * 100_000)}`,
+                  }),
+                },
+              ],
+            }
+          : {
+              url: `${base}/v1/achieve`,
+              method: 'POST' as const,
+              amount: FLASH_USERS,
+              requests: [
+                {
+                  setupRequest: (req: object) => ({
+                    ...req,
+                    body: JSON.stringify({
+                      partnerUid: `flash-${next++}`,
+                      missionKey: 'flash',
+                      completed: true,
+                    }),
+                  }),
+                },
+              ],
+            };
+    await load({ ...request, headers: catalog.partnerHeaders, duration: 2, amount: undefined }); // warm-up
+    const loadStarted = performance.now();
+    const result = await load({ ...request, headers: catalog.partnerHeaders, duration: SECONDS });
+    const loadEnded = performance.now();
+    await stop(service);
+    // The profile ends when the process exits: the window of the load is counted back from there.
+    const window = {
+      endGapMicros: (performance.now() - loadEnded) * 1000,
+      windowMicros: (loadEnded - loadStarted) * 1000,
+    };
+    // The main thread's profile (a second one is tsx's module-loader thread).
+    const file = readdirSync(dir)
+      .sort()
+      .find((f) => f.endsWith('.cpuprofile'));
+    if (file === undefined) throw new Error(`no profile written in ${dir}`);
+    const summary = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), window);
+    const header = `${scenario}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors + result.non2xx} (${SECONDS} s, under --cpu-prof)\n\n`;
+    writeFileSync(path.join(RESULTS, `profile-${scenario}.txt`), header + summary);
+    log(header + summary.split('\n').slice(0, 40).join('\n'));
+  }
+} finally {
+  await sqlOn(SERVER_URL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+}

@@ -1,0 +1,214 @@
+// More than one process (docs/scaling.md): two service processes and two payout workers on one
+// PostgreSQL behind nginx (bench/multi-process.ts). The flash crowd stays exact, a key revoked
+// through one process is refused by the other within a second, rate limits are shared, and two
+// payout workers pay every claim once. Real PostgreSQL only: PGlite is one process's database.
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NGINX, flashThrough, startCluster, waitForPayout } from '../bench/multi-process.ts';
+import type { Cluster } from '../bench/multi-process.ts';
+import { ADMIN_TOKEN, setUpCatalog } from '../bench/setup.ts';
+import type { BenchCatalog } from '../bench/setup.ts';
+
+const SERVER_URL = process.env.DATABASE_URL;
+const skipReason = !SERVER_URL
+  ? 'several processes share one database only on real PostgreSQL (set DATABASE_URL); PGlite is embedded in one process'
+  : !existsSync(NGINX)
+    ? `${NGINX} is missing (apt-get install nginx-light; .ci/run installs it)`
+    : undefined;
+if (skipReason) console.warn(`multi-process tests skipped: ${skipReason}`);
+
+const BUDGET = 150;
+const CROWD = 300;
+
+describe.skipIf(skipReason !== undefined)('two service processes and two payout workers behind nginx', () => {
+  let cluster: Cluster;
+  let catalog: BenchCatalog;
+
+  beforeAll(async () => {
+    cluster = await startCluster(SERVER_URL as string, { basePort: 18280 });
+    catalog = await setUpCatalog(cluster.url, cluster.databaseUrl, BUDGET);
+  }, 120_000);
+  afterAll(async () => cluster?.stop(), 60_000);
+
+  const admin = (base: string, method: string, route: string, body?: unknown) =>
+    fetch(`${base}/admin/v1${route}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it('answers through nginx, both processes ready', async () => {
+    const before = await Promise.all(cluster.services.map((s) => fetch(`${s}/readyz`)));
+    expect(before.map((r) => r.status)).toEqual([200, 200]);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${cluster.url}/v1/mission-users?partnerUid=x`, { headers: catalog.partnerHeaders }),
+      ),
+    );
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('keeps the flash crowd exact: as many claims as the budget pays, never more, each paid once by two workers', async () => {
+    const flash = await flashThrough(cluster.url, cluster.databaseUrl, catalog, CROWD);
+    expect(flash.errors).toBe(0);
+    expect(flash.users).toBe(CROWD);
+    expect(flash.granted).toBe(BUDGET); // budget / amount (1)
+    expect(flash.rejected).toBe(CROWD - BUDGET);
+    expect(flash.remaining).toBe('0');
+    const payout = await waitForPayout(cluster.databaseUrl, catalog.budgetId, BUDGET, 60);
+    expect(payout.paid).toBe(BUDGET);
+    expect(payout.transfers).toBe(BUDGET); // one transfer per claim: no claim paid twice by two workers
+    expect(payout.sum).toBe('0');
+  }, 120_000);
+
+  it('refuses a key revoked through one process on the other within one second', async () => {
+    const [a, b] = cluster.services as [string, string];
+    const created = await admin(a, 'POST', `/partners/${catalog.partnerId}/api-keys`, {});
+    expect(created.status).toBe(201);
+    const key = (await created.json()) as { id: string; apiKey: string };
+    const call = () =>
+      fetch(`${b}/v1/mission-users?partnerUid=u1`, {
+        headers: { 'x-partner-id': catalog.partnerId, 'x-api-key': key.apiKey },
+      });
+    // The other process has the partner's credentials cached now.
+    expect((await call()).status).toBe(200);
+    expect(
+      (await admin(a, 'DELETE', `/partners/${catalog.partnerId}/api-keys/${key.id}`)).status,
+    ).toBeLessThan(300);
+    const revoked = performance.now();
+    let status = 200;
+    while (status === 200 && performance.now() - revoked < 3000) {
+      status = (await call()).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 20));
+    }
+    const elapsed = performance.now() - revoked;
+    expect(status).toBe(401);
+    expect(elapsed).toBeLessThan(1000);
+  });
+
+  it('shares rate limits: failed keys counted by one process are refused by the other', async () => {
+    const [a, b] = cluster.services as [string, string];
+    const wrong = (base: string) =>
+      fetch(`${base}/v1/mission-users?partnerUid=u1`, {
+        headers: { 'x-partner-id': catalog.partnerId, 'x-api-key': 'mrk_test_not-the-key' },
+      });
+    // RATE_LIMIT_FAILED_AUTH_PER_ADDRESS is 20 by default, counted per address in PostgreSQL (the
+    // revoked key above counted one already). Each process alone sees at most 12 of these 24.
+    const statuses: number[] = [];
+    for (let i = 0; i < 24; i++) statuses.push((await wrong(i % 2 === 0 ? a : b)).status);
+    const refusedFrom = statuses.indexOf(429);
+    expect(refusedFrom).toBeGreaterThan(0);
+    expect(refusedFrom).toBeLessThanOrEqual(20);
+    expect(statuses.slice(0, refusedFrom).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(refusedFrom).every((s) => s === 429)).toBe(true);
+    // Both processes refuse: the count one of them saw alone would be below the limit.
+    expect(statuses.slice(20)).toEqual([429, 429, 429, 429]);
+  });
+});
+
+describe.skipIf(!SERVER_URL)('two chain payout workers on one reward wallet', () => {
+  it('never collide on nonces: every claim confirmed once, the on-chain sum equals the SUCCEEDED amounts', async () => {
+    const { randomBytes } = await import('node:crypto');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts');
+    const { startDevChain } = await import('../src/chain/dev-chain.ts');
+    const { createChainPayout } = await import('../src/chain/outbox.ts');
+    const { chainDb } = await import('../src/chain/schema.ts');
+    const { createChainAsset, createNetwork, createRewardWallet } = await import('../src/chain/service.ts');
+    const { openPostgres } = await import('../src/db/connection.ts');
+    const { migrate } = await import('../src/db/migrate.ts');
+    const { systemClock } = await import('../src/domain/clock.ts');
+    const { createBudget } = await import('../src/budgets/service.ts');
+    const { sqlOn } = await import('../bench/setup.ts');
+
+    const name = `mrs_multi_chain_${randomBytes(4).toString('hex')}`;
+    await sqlOn(SERVER_URL as string, `CREATE DATABASE ${name}`);
+    const address = new URL(SERVER_URL as string);
+    address.pathname = `/${name}`;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'mrs-multi-chain-'));
+    const chain = await startDevChain({ dataDir, blockIntervalMs: 0 });
+    // Two workers: each its own pool of connections, as two processes would have.
+    const workers = [openPostgres(address.toString(), 4), openPostgres(address.toString(), 4)];
+    try {
+      await migrate(workers[0]!);
+      const db = workers[0]!.db;
+      const kek = randomBytes(32);
+      const token = await chain.deployToken({ decimals: 6 });
+      const network = await createNetwork(db, systemClock, {
+        name: 'dev',
+        chainId: chain.chainId,
+        rpcUrl: chain.rpcUrl,
+      });
+      const asset = await createChainAsset(db, systemClock, {
+        networkId: network.id,
+        symbol: 'TST',
+        name: 'Test',
+        tokenAddress: token,
+      });
+      const budget = await createBudget(db, systemClock, {
+        type: 'FIXED',
+        assetId: asset.id,
+        name: 'b',
+        total: '1000000',
+      });
+      const wallet = await createRewardWallet(db, systemClock, kek, { budgetId: budget.id });
+      await chain.setNativeBalance(wallet.address as `0x${string}`, 10n ** 24n);
+      await chain.mintToken(token, wallet.address as `0x${string}`, 10n ** 18n);
+      const users = Array.from({ length: 80 }, (_, i) => ({
+        accountId: `acc_multi_${i}`,
+        address: privateKeyToAccount(generatePrivateKey()).address,
+      }));
+      await db
+        .insertInto('platform_accounts')
+        .values(
+          users.map((u) => ({ id: u.accountId, issuer: 't', subject: u.accountId, display_name: null })),
+        )
+        .execute();
+      await chainDb(db)
+        .insertInto('user_wallets')
+        .values(
+          users.map((u) => ({
+            account_id: u.accountId,
+            address: u.address.toLowerCase(),
+            chain_id: chain.chainId,
+            bound_at: new Date(),
+          })),
+        )
+        .execute();
+      const claims = users.map((u, i) => ({
+        claimId: `clm_multi_${i}`,
+        budgetId: budget.id,
+        accountId: u.accountId,
+        amount: String(1 + (i % 5)),
+      }));
+      const payouts = workers.map((w) => createChainPayout({ db: w.db, clock: systemClock, kek }));
+      // Both workers sign batches of the same wallet at the same time, in small interleaved batches.
+      await Promise.all(
+        payouts.map(async (payout, w) => {
+          const mine = claims.filter((_, i) => i % 2 === w);
+          for (let i = 0; i < mine.length; i += 10) await payout.payClaims(mine.slice(i, i + 10));
+        }),
+      );
+      let confirmed = 0;
+      const deadline = Date.now() + 60_000;
+      while (confirmed < claims.length && Date.now() < deadline) {
+        const outcomes = await Promise.all(payouts.map((p) => p.runCycle()));
+        confirmed += outcomes.flat().filter((o) => o.status === 'SUCCEEDED').length;
+      }
+      expect(confirmed).toBe(claims.length);
+      let onChain = 0n;
+      for (const user of users) onChain += await chain.tokenBalance(token, user.address);
+      expect(onChain).toBe(claims.reduce((sum, c) => sum + BigInt(c.amount), 0n));
+    } finally {
+      await Promise.all(workers.map((w) => w.close()));
+      await chain.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      await sqlOn(SERVER_URL as string, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+  }, 180_000);
+});
