@@ -78,7 +78,14 @@ function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void })
           {claim.accountId === null && <div className="muted">not linked yet</div>}
         </td>
         <td>
-          {claim.source.toLowerCase()} <span className="muted">{claim.periodKey}</span>
+          {claim.missionTitle ?? claim.source.toLowerCase()}
+          {claim.missionKey && (
+            <>
+              {' '}
+              <code className="muted">{claim.missionKey}</code>
+            </>
+          )}
+          <div className="muted">{claim.periodKey}</div>
         </td>
         <td className="number">
           {formatUnits(claim.amount, claim.decimals)} {claim.assetSymbol}
@@ -185,6 +192,7 @@ export function ClaimsPage() {
         label="Filter claims"
         path="/console/claims"
         names={FILTERS}
+        reload={claims.reload}
         submit={<button type="submit">Show claims</button>}
         moreActions={
           <button

@@ -120,7 +120,11 @@ export function DrawsPage() {
                 key={`${d.id}-${d.status}`}
                 draw={d}
                 decimals={decimalsOf(d.budgetId)}
-                onChanged={draws.reload}
+                onChanged={() => {
+                  // A run pays prizes from the budget: its "left" in the form changes too.
+                  draws.reload();
+                  budgets.reload();
+                }}
               />
             ))}
           </div>

@@ -65,6 +65,7 @@ export function PromotionsPage() {
         label="Filter promotions"
         path="/console/promotions"
         names={['partnerId', 'status']}
+        reload={promotions.reload}
         submit={
           <button type="submit" className="secondary">
             Show promotions
