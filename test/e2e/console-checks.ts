@@ -17,7 +17,11 @@ export function consolePages(ids: { partnerId: string; promotionId: string; budg
     '/console/claims',
     '/console/draws',
     '/console/chain',
+    '/console/users',
+    `/console/users?partnerId=${ids.partnerId}&partnerUid=mina`,
     '/console/webhooks',
+    '/console/audit',
+    '/console/credentials',
   ];
 }
 

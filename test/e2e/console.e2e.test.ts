@@ -205,11 +205,89 @@ describe.skipIf(!runBrowser)('the operator console', () => {
     await context.close();
   });
 
+  it('the language switcher turns the console Korean and is remembered; the navigation reaches every section', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${appUrl}/console`);
+    await page.getByRole('heading', { name: 'Operator console' }).waitFor();
+    await page.getByLabel('Language').selectOption('ko');
+    await page.getByRole('heading', { name: '운영자 콘솔' }).waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('ko');
+    await page.getByLabel('관리자 시크릿').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: '로그인' }).click();
+    const nav = page.getByRole('navigation', { name: '콘솔 메뉴' });
+    await nav.waitFor();
+    for (const [name, heading] of [
+      ['사용자', '사용자'],
+      ['웹훅', '웹훅'],
+      ['감사 로그', '감사 로그'],
+      ['관리자 자격 증명', '관리자 자격 증명'],
+      ['클레임', '클레임'],
+    ]) {
+      await nav.getByRole('link', { name, exact: true }).click();
+      await page.locator('main h1').filter({ hasText: heading }).first().waitFor();
+    }
+    await page.reload();
+    await page.getByRole('navigation', { name: '콘솔 메뉴' }).waitFor();
+    await context.close();
+  });
+
+  it('admin credentials: created with a role, the secret shown once and working, then revoked', async () => {
+    const { context, page } = await openConsole(PHONE);
+    await page.goto(`${appUrl}/console/credentials`);
+    await page.getByLabel('Name', { exact: true }).fill('Night shift');
+    await page.getByLabel('Role', { exact: true }).selectOption('OPERATOR');
+    await page.getByRole('button', { name: 'Create credential' }).click();
+    const secret = await page.getByLabel('New secret for “Night shift”').inputValue();
+    const me = await fetch(`${appUrl}/admin/v1/me`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(await me.json()).toMatchObject({ name: 'Night shift', role: 'OPERATOR' });
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await expect.poll(() => page.getByLabel('New secret for “Night shift”').count()).toBe(0);
+    expect(await layoutProblems(page)).toEqual([]);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Revoke Night shift' }).click();
+    await expect
+      .poll(
+        async () =>
+          (await fetch(`${appUrl}/admin/v1/me`, { headers: { authorization: `Bearer ${secret}` } })).status,
+      )
+      .toBe(401);
+    await context.close();
+  });
+
+  it('users: found by partner user id (link and progress, unlink after confirming) and by platform account', async () => {
+    const { context, page } = await openConsole(PHONE, 'ko');
+    await page.goto(`${appUrl}/console/users`);
+    await page.getByLabel('플랫폼 계정 ID').fill(ids.account);
+    await page.getByRole('button', { name: '사용자 찾기' }).click();
+    await page.getByRole('link', { name: 'mina' }).click();
+    await page.getByRole('heading', { name: '사용자 mina' }).waitFor();
+    expect(await page.locator('main').textContent()).toContain(ids.account);
+    await page.getByRole('cell', { name: 'play-3-games' }).first().waitFor();
+    expect(await layoutProblems(page)).toEqual([]);
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.getByRole('button', { name: '연결 해제' }).click();
+    expect(
+      (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/users/mina/mapping`)).statusCode,
+    ).toBe(200);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: '연결 해제' }).click();
+    await expect
+      .poll(
+        async () =>
+          (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/users/mina/mapping`)).statusCode,
+      )
+      .toBe(404);
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('3');
+    await context.close();
+  });
+
   for (const [size, viewport] of [
     ['phone', PHONE],
     ['desktop', DESKTOP],
   ] as const) {
-    for (const language of ['en']) {
+    for (const language of ['en', 'ko']) {
       it(`every console page at ${size} width in ${language}: no sideways scroll, actions reachable, no axe violations`, async () => {
         const { context, page } = await openConsole(viewport, language);
         const problems: string[] = [];

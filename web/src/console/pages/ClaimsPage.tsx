@@ -1,5 +1,6 @@
 // Claims: filtered by status, partner, user, promotion and budget; each with its history and the
 // moves an operator may make (reject a RESERVED claim, retry a FAILED one).
+import { SectionTitle } from '../components/PageHeader.tsx';
 import { useState } from 'react';
 import { formatDateTime, formatUnits } from '../../shared/format.ts';
 import { navigate, useLocation } from '../../shared/router.ts';
@@ -186,7 +187,7 @@ export function ClaimsPage() {
   );
   return (
     <>
-      <h1>Claims</h1>
+      <SectionTitle section="claims" />
       <FilterForm
         key={search.toString() + String(partners.data?.items.length) + String(budgets.data?.items.length)}
         label="Filter claims"

@@ -1,4 +1,5 @@
 // Promotions: filtered by partner and status, and a form to create one.
+import { SectionTitle } from '../components/PageHeader.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { Link, navigate, useLocation } from '../../shared/router.ts';
 import { SelectField, StatusBadge, TextField, useLoad } from '../../shared/ui.tsx';
@@ -60,7 +61,7 @@ export function PromotionsPage() {
 
   return (
     <>
-      <h1>Promotions</h1>
+      <SectionTitle section="promotions" />
       <FilterForm
         label="Filter promotions"
         path="/console/promotions"
