@@ -4,13 +4,19 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 
 /** Every page of the console (the ids of a partner, promotion and budget to show). */
-export function consolePages(ids: { partnerId: string; promotionId: string; budgetId: string }): string[] {
+export function consolePages(ids: {
+  partnerId: string;
+  promotionId: string;
+  dailyPromotionId: string;
+  budgetId: string;
+}): string[] {
   return [
     '/console',
     '/console/partners',
     `/console/partners/${ids.partnerId}`,
     '/console/promotions',
     `/console/promotions/${ids.promotionId}`,
+    `/console/promotions/${ids.dailyPromotionId}`,
     '/console/assets',
     '/console/budgets',
     `/console/budgets/${ids.budgetId}`,

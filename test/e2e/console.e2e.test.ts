@@ -25,7 +25,7 @@ let browser: Browser;
 let distDir: string;
 let appUrl: string;
 let setup: MissionSetup;
-const ids = { budget: '', lucky: '', draw: '', account: '' };
+const ids = { budget: '', lucky: '', draw: '', account: '', daily: '' };
 
 async function ok<T>(response: Promise<{ statusCode: number; body: string; json: () => T }>): Promise<T> {
   const answer = await response;
@@ -128,6 +128,18 @@ describe.skipIf(!runBrowser)('the operator console', () => {
           prizeAmount: '10',
           winnersCount: 2,
           scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
+        }),
+      )
+    ).id;
+    ids.daily = (
+      await ok<{ id: string }>(
+        ctx.admin('POST', '/admin/v1/promotions', {
+          partnerId: setup.partnerId,
+          type: 'DAILY_CHECK',
+          title: 'Check in daily',
+          timezone: 'Asia/Seoul',
+          startAt: '2026-01-01T00:00:00Z',
+          status: 'INACTIVE',
         }),
       )
     ).id;
@@ -283,6 +295,45 @@ describe.skipIf(!runBrowser)('the operator console', () => {
     await context.close();
   });
 
+  it('streak rewards of a DAILY_CHECK promotion are set and removed on its page', async () => {
+    const { context, page } = await openConsole(PHONE, 'ko');
+    await page.goto(`${appUrl}/console/promotions/${ids.daily}`);
+    await page.getByRole('heading', { name: '연속 출석 보상', exact: true }).waitFor();
+    await page.getByLabel('연속 일수').fill('7');
+    await page.getByLabel('예산', { exact: true }).selectOption(ids.budget);
+    await page.getByLabel('금액').fill('5');
+    await page.getByRole('button', { name: '연속 출석 보상 설정' }).click();
+    await page.getByRole('button', { name: '7일 보상 삭제' }).waitFor();
+    const streaks = () =>
+      ok<{ items: unknown[] }>(ctx.admin('GET', `/admin/v1/promotions/${ids.daily}/streak-rewards`));
+    expect((await streaks()).items).toEqual([{ days: 7, budgetId: ids.budget, amount: '5' }]);
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: '7일 보상 삭제' }).click();
+    await expect.poll(async () => (await streaks()).items).toEqual([]);
+    await context.close();
+  });
+
+  it('titles per language are sent only when an operator fills one in', async () => {
+    const { context, page } = await openConsole(DESKTOP);
+    await page.goto(`${appUrl}/console/promotions/${setup.promotionId}`);
+    const addGroup = async (title: string, korean?: string) => {
+      await page.getByLabel('Group title').fill(title);
+      const form = page.getByRole('form', { name: 'Add a mission group' });
+      if (korean !== undefined) {
+        await form.getByText('Titles in other languages (optional)').click();
+        await form.getByLabel('Title in Korean').fill(korean);
+      }
+      const request = page.waitForRequest(
+        (r) => r.method() === 'POST' && r.url().endsWith('/mission-groups'),
+      );
+      await page.getByRole('button', { name: 'Add group' }).click();
+      return (await request).postDataJSON() as Record<string, unknown>;
+    };
+    expect(await addGroup('Weekly')).toEqual({ title: 'Weekly' });
+    expect(await addGroup('Weekend', '주말')).toEqual({ title: 'Weekend', titles: { ko: '주말' } });
+    await context.close();
+  });
+
   for (const [size, viewport] of [
     ['phone', PHONE],
     ['desktop', DESKTOP],
@@ -294,10 +345,22 @@ describe.skipIf(!runBrowser)('the operator console', () => {
         for (const url of consolePages({
           partnerId: setup.partnerId,
           promotionId: setup.promotionId,
+          dailyPromotionId: ids.daily,
           budgetId: ids.budget,
         })) {
           await page.goto(`${appUrl}${url}`);
-          await page.locator('main h1').first().waitFor();
+          const shown = await page
+            .locator('main h1')
+            .first()
+            .waitFor()
+            .then(
+              () => true,
+              () => false,
+            );
+          if (!shown) {
+            problems.push(`${url}: no heading; ${await page.locator('main').textContent()}`);
+            continue;
+          }
           await page.waitForLoadState('networkidle');
           for (const p of await layoutProblems(page)) problems.push(`${url}: ${p}`);
           for (const v of await accessibilityViolations(page)) problems.push(`${url}: ${v}`);

@@ -58,7 +58,6 @@ function SignIn({
   };
   return (
     <main className="signin">
-      <LanguageSwitcher />
       <h1>{t('signIn.title')}</h1>
       <p>{t('signIn.intro')}</p>
       <ErrorNotice error={error} title={t('signIn.failed')} />
@@ -77,6 +76,7 @@ function SignIn({
           </button>
         </div>
       </form>
+      <LanguageSwitcher />
     </main>
   );
 }

@@ -18,6 +18,7 @@ import { LoadedList } from '../components/LoadedList.tsx';
 import { choice, field, localToInstant } from '../forms.ts';
 import { useSession } from '../session.tsx';
 import type { Promotion } from '../types.ts';
+import { TitleFields, titlesBody } from '../components/TitleFields.tsx';
 
 export function PromotionsPage() {
   const session = useSession();
@@ -47,6 +48,7 @@ export function PromotionsPage() {
         partnerId: field(form, 'partnerId'),
         type: choice<Promotion['type']>(form, 'type'),
         title: field(form, 'title'),
+        ...titlesBody(form),
         timezone: field(form, 'timezone'),
         startAt: localToInstant(field(form, 'startAt')) ?? field(form, 'startAt'),
         ...(endAt !== undefined && { endAt }),
@@ -127,6 +129,7 @@ export function PromotionsPage() {
           />
           <SelectField label="Type" name="type" options={PROMOTION_TYPES} />
           <TextField label="Title" name="title" required maxLength={200} />
+          <TitleFields />
           <TextField
             label="Time zone"
             name="timezone"
