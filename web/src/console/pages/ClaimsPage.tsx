@@ -2,7 +2,8 @@
 // moves an operator may make (reject a RESERVED claim, retry a FAILED one).
 import { SectionTitle } from '../components/PageHeader.tsx';
 import { useState } from 'react';
-import { formatDateTime, formatUnits } from '../../shared/format.ts';
+import { formatUnits } from '../../shared/format.ts';
+import { useConsoleText } from '../i18n.ts';
 import { navigate, useLocation } from '../../shared/router.ts';
 import {
   ErrorNotice,
@@ -29,17 +30,18 @@ const PAGE = 200;
 
 function HistoryList({ claimId }: { claimId: string }) {
   const session = useSession();
+  const { t, formatDateTime } = useConsoleText();
   const history = useLoad(
     (signal) => session.api.get('/admin/v1/claims/{id}/history', { path: { id: claimId }, signal }),
     [claimId],
   );
   return (
-    <LoadState state={history} label="history">
+    <LoadState state={history} label={t('claims.history')}>
       {(data) => (
         <ol className="history">
           {data.items.map((e, i) => (
             <li key={i}>
-              {formatDateTime(e.at)}: {e.from ?? 'new'} → <strong>{e.to}</strong>
+              {formatDateTime(e.at)}: {e.from ?? t('claims.new')} → <strong>{e.to}</strong>
               {e.reason && <span className="muted"> ({e.reason})</span>}
             </li>
           ))}
@@ -51,6 +53,7 @@ function HistoryList({ claimId }: { claimId: string }) {
 
 function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void }) {
   const session = useSession();
+  const { t, formatDateTime } = useConsoleText();
   const [open, setOpen] = useState<'history' | 'reject' | undefined>();
   const toggle = (panel: 'history' | 'reject') => setOpen(open === panel ? undefined : panel);
   // Reject and retry share one state: the row shows the failure of either.
@@ -76,7 +79,7 @@ function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void })
         </td>
         <td>
           {claim.partnerUid}
-          {claim.accountId === null && <div className="muted">not linked yet</div>}
+          {claim.accountId === null && <div className="muted">{t('claims.notLinked')}</div>}
         </td>
         <td>
           {claim.missionTitle ?? claim.source.toLowerCase()}
@@ -116,7 +119,8 @@ function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void })
               aria-expanded={open === 'history'}
               onClick={() => toggle('history')}
             >
-              History<span className="visually-hidden"> of claim {claim.id}</span>
+              {t('claims.historyButton')}
+              <span className="visually-hidden"> {t('claims.ofClaim', { id: claim.id })}</span>
             </button>
             {session.canWrite && claim.status === 'RESERVED' && (
               <button
@@ -125,12 +129,14 @@ function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void })
                 aria-expanded={open === 'reject'}
                 onClick={() => toggle('reject')}
               >
-                Reject<span className="visually-hidden"> claim {claim.id}</span>
+                {t('claims.reject')}
+                <span className="visually-hidden"> {t('claims.claimId', { id: claim.id })}</span>
               </button>
             )}
             {session.canWrite && claim.status === 'FAILED' && (
               <button type="button" disabled={action.busy} onClick={retry}>
-                Retry payout<span className="visually-hidden"> of claim {claim.id}</span>
+                {t('claims.retry')}
+                <span className="visually-hidden"> {t('claims.ofClaim', { id: claim.id })}</span>
               </button>
             )}
           </div>
@@ -139,24 +145,24 @@ function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void })
       {(open !== undefined || action.error !== undefined) && (
         <tr>
           <td colSpan={6}>
-            <ErrorNotice error={action.error} title="The claim did not change" />
+            <ErrorNotice error={action.error} title={t('claims.unchanged')} />
             {open === 'history' && <HistoryList claimId={claim.id} />}
             {open === 'reject' && (
               <ActionForm
-                label={`Reject claim ${claim.id}`}
-                failure="The claim did not change"
-                submit="Reject claim"
+                label={t('claims.rejectLabel', { id: claim.id })}
+                failure={t('claims.unchanged')}
+                submit={t('claims.rejectSubmit')}
                 submitClassName="danger"
                 action={action}
                 hideError
                 onSubmit={reject}
               >
                 <TextField
-                  label="Reason"
+                  label={t('claims.reason')}
                   name="reason"
                   required
                   maxLength={200}
-                  hint="Kept in the claim's history. The amount returns to the budget."
+                  hint={t('claims.reasonHint')}
                 />
               </ActionForm>
             )}
@@ -169,6 +175,7 @@ function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void })
 
 export function ClaimsPage() {
   const session = useSession();
+  const { t, formatNumber } = useConsoleText();
   const { search } = useLocation();
   const filter = Object.fromEntries(FILTERS.map((f) => [f, search.get(f) ?? ''])) as Record<
     (typeof FILTERS)[number],
@@ -190,63 +197,75 @@ export function ClaimsPage() {
       <SectionTitle section="claims" />
       <FilterForm
         key={search.toString() + String(partners.data?.items.length) + String(budgets.data?.items.length)}
-        label="Filter claims"
+        label={t('claims.filter')}
         path="/console/claims"
         names={FILTERS}
         reload={claims.reload}
-        submit={<button type="submit">Show claims</button>}
+        submit={<button type="submit">{t('claims.show')}</button>}
         moreActions={
           <button
             type="button"
             className="secondary"
             onClick={() => navigate('/console/claims', { replace: true })}
           >
-            Clear filters
+            {t('claims.clear')}
           </button>
         }
       >
         <SelectField
-          label="Status"
+          label={t('claims.status')}
           name="status"
           defaultValue={filter.status}
           options={withAny(
-            'Any status',
-            STATUSES.map((s) => ({ value: s, label: s.toLowerCase() })),
+            t('claims.anyStatus'),
+            STATUSES.map((s) => ({ value: s, label: t(`claims.statuses.${s}`) })),
           )}
         />
         <SelectField
-          label="Partner"
+          label={t('claims.partner')}
           name="partnerId"
           defaultValue={filter.partnerId}
-          options={withAny('All partners', partnerOptions(partners.data?.items))}
+          options={withAny(t('claims.allPartners'), partnerOptions(partners.data?.items))}
         />
         <TextField
-          label="Partner user id"
+          label={t('claims.partnerUid')}
           name="partnerUid"
           defaultValue={filter.partnerUid}
           maxLength={256}
         />
-        <TextField label="Promotion id" name="promotionId" defaultValue={filter.promotionId} maxLength={64} />
+        <TextField
+          label={t('claims.promotionId')}
+          name="promotionId"
+          defaultValue={filter.promotionId}
+          maxLength={64}
+        />
         <SelectField
-          label="Budget"
+          label={t('claims.budget')}
           name="budgetId"
           defaultValue={filter.budgetId}
           options={withAny(
-            'All budgets',
+            t('claims.allBudgets'),
             (budgets.data?.items ?? []).map((b) => ({ value: b.id, label: b.name })),
           )}
         />
       </FilterForm>
-      <LoadedList state={claims} label="claims" empty="No claims match.">
+      <LoadedList state={claims} label={t('nav.claims')} empty={t('claims.none')}>
         {(items) => (
           <DataTable
             showCaption
             caption={
               items.length === PAGE
-                ? `The newest ${PAGE} claims`
-                : `${items.length} claim${items.length === 1 ? '' : 's'}`
+                ? t('claims.newest', { count: PAGE, shown: formatNumber(PAGE) })
+                : t('claims.count', { count: items.length, shown: formatNumber(items.length) })
             }
-            columns={['Created', 'User', 'For', { label: 'Amount', numeric: true }, 'Status', 'Actions']}
+            columns={[
+              t('claims.created'),
+              t('claims.user'),
+              t('claims.for'),
+              { label: t('claims.amount'), numeric: true },
+              t('claims.status'),
+              t('common.actions'),
+            ]}
           >
             {items.map((c) => (
               <ClaimRow key={`${c.id}-${c.status}`} claim={c} onChanged={claims.reload} />
