@@ -13,6 +13,7 @@ import { checkLinkRoute } from './linking/routes/checkLink.ts';
 import { connectRoute } from './linking/routes/connect.ts';
 import { meRoutes } from './linking/routes/me.ts';
 import { linkingAdminRoutes } from './linking/routes/admin.ts';
+import { findUsersRoutes } from './linking/routes/findUsers.ts';
 import { authenticatePartner, findPartnerCredentials } from './partners/service.ts';
 import { partnerAdminRoutes } from './partners/routes/index.ts';
 import { authenticateAdmin } from './admins/service.ts';
@@ -153,6 +154,7 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
         catalogAdminRoutes,
         progressAdminRoutes,
         linkingAdminRoutes,
+        findUsersRoutes,
         rewardsAdminRoutes,
         reportRoutes,
         drawAdminRoutes,

@@ -68,6 +68,10 @@ export async function listClaims(db: Kysely<DB>, filter: ClaimFilter, limit: num
   let query = db
     .selectFrom('claims as c')
     .innerJoin('reward_assets as a', 'a.id', 'c.asset_id')
+    // The mission a MISSION claim pays for, named (null for group, draw and streak claims).
+    .leftJoin('missions as m', (join) =>
+      join.onRef('m.id', '=', 'c.source_id').on('c.source', '=', 'MISSION'),
+    )
     .select([
       'c.id',
       'c.status',
@@ -87,6 +91,8 @@ export async function listClaims(db: Kysely<DB>, filter: ClaimFilter, limit: num
       'c.completed_before_link',
       'a.symbol',
       'a.decimals',
+      'm.mission_key',
+      'm.title as mission_title',
     ]);
   if (filter.status) query = query.where('c.status', '=', filter.status);
   if (filter.partnerId) query = query.where('c.partner_id', '=', filter.partnerId);
@@ -110,6 +116,8 @@ export async function listClaims(db: Kysely<DB>, filter: ClaimFilter, limit: num
     source: r.source,
     sourceId: r.source_id,
     periodKey: r.period_key,
+    missionKey: r.mission_key ?? null,
+    missionTitle: r.mission_title ?? null,
     partnerId: r.partner_id,
     partnerUid: r.partner_uid,
     accountId: r.account_id,

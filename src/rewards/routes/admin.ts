@@ -87,6 +87,10 @@ const Claim = Type.Object({
   source: Type.String(),
   sourceId: Type.String(),
   periodKey: Type.String(),
+  missionKey: Type.Union([Type.String(), Type.Null()], { description: 'MISSION claims: the mission key' }),
+  missionTitle: Type.Union([Type.String(), Type.Null()], {
+    description: "MISSION claims: the mission's title",
+  }),
   partnerId: Type.String(),
   partnerUid: Type.String(),
   accountId: Type.Union([Type.String(), Type.Null()]),

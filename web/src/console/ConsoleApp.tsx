@@ -1,7 +1,7 @@
 // The operator console: sign-in with an admin secret, then a navigation over the operator API's
 // resources. Write controls are shown only to roles that may write.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { FormEvent, ReactNode } from 'react';
+import type { FormEvent } from 'react';
 import { ApiError } from '../shared/api.ts';
 import { createApiClient } from '../shared/api-client.ts';
 import { Link, matchPath, useLocation } from '../shared/router.ts';
@@ -9,51 +9,29 @@ import { ErrorNotice, TextField } from '../shared/ui.tsx';
 import type { ConsoleSession } from './session.tsx';
 import type { AdminIdentity } from './types.ts';
 import { SessionContext, storedSecret, storeSecret, whoAmI } from './session.tsx';
-import { DashboardPage } from './pages/DashboardPage.tsx';
-import { PartnersPage } from './pages/PartnersPage.tsx';
-import { PartnerPage } from './pages/PartnerPage.tsx';
-import { PromotionsPage } from './pages/PromotionsPage.tsx';
-import { PromotionPage } from './pages/PromotionPage.tsx';
-import { AssetsPage } from './pages/AssetsPage.tsx';
-import { ChainPage } from './pages/chain/ChainPage.tsx';
-import { BudgetsPage } from './pages/BudgetsPage.tsx';
-import { BudgetPage } from './pages/BudgetPage.tsx';
-import { ClaimsPage } from './pages/ClaimsPage.tsx';
-import { DrawsPage } from './pages/DrawsPage.tsx';
-import { WebhooksPage } from './pages/webhooks/WebhooksPage.tsx';
+import { ROUTES } from './routes.tsx';
+import type { Route } from './routes.tsx';
+import { chooseLanguage, LANGUAGE_NAMES, LANGUAGES, supportedLanguage, useConsoleText } from './i18n.ts';
 
-interface Route {
-  pattern: string;
-  title: string;
-  /** Shown in the navigation under this label. */
-  nav?: string;
-  render(params: Record<string, string>): ReactNode;
+/** The console's language, chosen here and remembered in this browser. */
+function LanguageSwitcher() {
+  const { t, locale } = useConsoleText();
+  return (
+    <label className="language">
+      <span>{t('common.language')}</span>{' '}
+      <select
+        value={supportedLanguage(locale) ?? 'en'}
+        onChange={(e) => chooseLanguage(supportedLanguage(e.target.value) ?? 'en')}
+      >
+        {LANGUAGES.map((l) => (
+          <option key={l} value={l} lang={l}>
+            {LANGUAGE_NAMES[l]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }
-
-const ROUTES: Route[] = [
-  { pattern: '/console', title: 'Dashboard', nav: 'Dashboard', render: () => <DashboardPage /> },
-  { pattern: '/console/partners', title: 'Partners', nav: 'Partners', render: () => <PartnersPage /> },
-  { pattern: '/console/partners/:id', title: 'Partner', render: (p) => <PartnerPage id={p.id ?? ''} /> },
-  {
-    pattern: '/console/promotions',
-    title: 'Promotions',
-    nav: 'Promotions',
-    render: () => <PromotionsPage />,
-  },
-  {
-    pattern: '/console/promotions/:id',
-    title: 'Promotion',
-    render: (p) => <PromotionPage id={p.id ?? ''} />,
-  },
-  { pattern: '/console/assets', title: 'Reward assets', nav: 'Reward assets', render: () => <AssetsPage /> },
-  { pattern: '/console/budgets', title: 'Budgets', nav: 'Budgets', render: () => <BudgetsPage /> },
-  // [chain payout]
-  { pattern: '/console/chain', title: 'Chain payouts', nav: 'Chain payouts', render: () => <ChainPage /> },
-  { pattern: '/console/budgets/:id', title: 'Budget', render: (p) => <BudgetPage id={p.id ?? ''} /> },
-  { pattern: '/console/claims', title: 'Claims', nav: 'Claims', render: () => <ClaimsPage /> },
-  { pattern: '/console/draws', title: 'Lucky draws', nav: 'Lucky draws', render: () => <DrawsPage /> },
-  { pattern: '/console/webhooks', title: 'Webhooks', nav: 'Webhooks', render: () => <WebhooksPage /> },
-];
 
 function SignIn({
   onSignedIn,
@@ -62,6 +40,7 @@ function SignIn({
   onSignedIn: (secret: string, identity: AdminIdentity) => void;
   problem: unknown;
 }) {
+  const { t } = useConsoleText();
   const [error, setError] = useState<unknown>(problem);
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -79,32 +58,31 @@ function SignIn({
   };
   return (
     <main className="signin">
-      <h1>Operator console</h1>
-      <p>
-        Sign in with an admin credential secret. It stays in this browser tab only and is sent with each
-        request.
-      </p>
-      <ErrorNotice error={error} title="Not signed in" />
+      <h1>{t('signIn.title')}</h1>
+      <p>{t('signIn.intro')}</p>
+      <ErrorNotice error={error} title={t('signIn.failed')} />
       <form onSubmit={(e) => void submit(e)}>
         <TextField
-          label="Admin secret"
+          label={t('signIn.secret')}
           name="secret"
           type="password"
           autoComplete="off"
           required
-          hint="Given once when the credential was created (or the ADMIN_TOKEN of the service)."
+          hint={t('signIn.secretHint')}
         />
         <div className="actions">
           <button type="submit" disabled={busy}>
-            {busy ? 'Signing in…' : 'Sign in'}
+            {busy ? t('signIn.busy') : t('signIn.submit')}
           </button>
         </div>
       </form>
+      <LanguageSwitcher />
     </main>
   );
 }
 
 function Layout({ session }: { session: ConsoleSession }) {
+  const { t } = useConsoleText();
   const { path } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   let current: { route: Route; params: Record<string, string> } | undefined;
@@ -115,10 +93,11 @@ function Layout({ session }: { session: ConsoleSession }) {
       break;
     }
   }
-  const title = current?.route.title ?? 'Not found';
+  const title = t(current?.route.title ?? 'common.notFound');
+  const appTitle = t('signIn.title');
   useEffect(() => {
-    document.title = `${title} · Operator console`;
-  }, [title]);
+    document.title = `${title} · ${appTitle}`;
+  }, [title, appTitle]);
   // After a navigation, move focus to the page so screen readers start at its heading.
   const first = useRef(true);
   useEffect(() => {
@@ -133,25 +112,26 @@ function Layout({ session }: { session: ConsoleSession }) {
   return (
     <div className="console">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('common.skip')}
       </a>
       <header>
-        <span className="brand">Mission rewards · console</span>
+        <span className="brand">{t('common.brand')}</span>
         <span className="who">
           <span>
             {session.identity.name} <span className="badge">{session.identity.role}</span>
           </span>
+          <LanguageSwitcher />
           <button type="button" onClick={session.signOut}>
-            Sign out
+            {t('common.signOut')}
           </button>
         </span>
       </header>
-      <nav aria-label="Console sections">
+      <nav aria-label={t('common.sections')}>
         <ul>
-          {ROUTES.filter((r) => r.nav).map((r) => (
+          {ROUTES.filter((r) => r.nav && (!r.ownerOnly || session.identity.role === 'OWNER')).map((r) => (
             <li key={r.pattern}>
               <Link to={r.pattern} aria-current={section(r.pattern) ? 'page' : undefined}>
-                {r.nav}
+                {t(r.title)}
               </Link>
             </li>
           ))}
@@ -160,16 +140,17 @@ function Layout({ session }: { session: ConsoleSession }) {
       <main id="main" ref={mainRef} tabIndex={-1}>
         {!session.canWrite && (
           <p className="notice role-note" role="note">
-            Read-only: your role is {session.identity.role}, so changes are not offered here.
+            {t('common.readOnly', { role: session.identity.role })}
           </p>
         )}
         {current ? (
           current.route.render(current.params)
         ) : (
           <>
-            <h1>Not found</h1>
+            <h1>{t('common.notFound')}</h1>
             <p>
-              No console page at <code>{path}</code>. <Link to="/console">Back to the dashboard</Link>.
+              {t('common.noPage')} <code>{path}</code>.{' '}
+              <Link to="/console">{t('common.backToDashboard')}</Link>
             </p>
           </>
         )}
@@ -182,6 +163,7 @@ export function ConsoleApp() {
   const [signedIn, setSignedIn] = useState<{ secret: string; identity: AdminIdentity } | undefined>();
   const [checking, setChecking] = useState(() => storedSecret() !== undefined);
   const [problem, setProblem] = useState<unknown>(undefined);
+  const { t } = useConsoleText();
 
   // A secret kept from earlier in this tab: check it is still good before showing anything.
   useEffect(() => {
@@ -228,7 +210,7 @@ export function ConsoleApp() {
   if (checking) {
     return (
       <p role="status" className="signin">
-        Checking your sign-in…
+        {t('signIn.checking')}
       </p>
     );
   }

@@ -2271,6 +2271,10 @@ export interface paths {
                 /** @description The transaction on the network's explorer */
                 explorerUrl: string | null;
                 id: string;
+                /** @description MISSION claims: the mission key */
+                missionKey: string | null;
+                /** @description MISSION claims: the mission's title */
+                missionTitle: string | null;
                 partnerId: string;
                 partnerUid: string;
                 periodKey: string;
@@ -5249,6 +5253,126 @@ export interface paths {
         };
       };
     };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/partners/{partnerId}/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A partner's users linked to one platform account */
+    get: {
+      parameters: {
+        query: {
+          /** @description Platform account id */
+          account: string;
+        };
+        header?: never;
+        path: {
+          /** @description Partner id */
+          partnerId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                account: {
+                  createdAt: string;
+                  displayName: string | null;
+                  id: string;
+                  issuer: string;
+                  /** @description The login provider's user id (LINE: the user's LINE id) */
+                  subject: string;
+                };
+                linkedAt: string;
+                partnerId: string;
+                partnerUid: string;
+                region: string;
+              }[];
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;

@@ -1,5 +1,8 @@
-// Tables of the pages: a sideways-scrolling, labelled region (phones), a caption, header cells from
-// a column list, and the caller's rows. The console lists and the charts' numbers use it.
+// Tables of the pages: a labelled region, a caption, header cells from a column list, and the
+// caller's rows. The console lists and the charts' numbers use it. Each body cell is given its
+// column's name (data-label), so a stylesheet may show rows as stacked cards on a phone (the console
+// does, below 40rem) instead of a table that pans sideways.
+import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 
 export interface Column {
@@ -21,6 +24,30 @@ export function DataTable({
   columns: ReadonlyArray<Column | string | false>;
   children: ReactNode;
 }) {
+  const table = useRef<HTMLTableElement>(null);
+  // Rows come and go without this component rendering again (a row opens its history): label the
+  // cells now and after every change of the table's content, the header's too (another language).
+  useEffect(() => {
+    const element = table.current;
+    if (!element) return;
+    const label = () => {
+      const names = [...(element.tHead?.rows[0]?.cells ?? [])].map((cell) => cell.textContent ?? '');
+      for (const body of element.tBodies) {
+        for (const row of body.rows) {
+          let column = 0;
+          for (const cell of row.cells) {
+            const name = cell.colSpan === 1 ? names[column] : undefined;
+            if (name && cell.dataset.label !== name) cell.dataset.label = name;
+            column += cell.colSpan;
+          }
+        }
+      }
+    };
+    label();
+    const observer = new MutationObserver(label);
+    observer.observe(element, { childList: true, subtree: true, characterData: true });
+    return () => observer.disconnect();
+  }, []);
   return (
     <div
       className="table-wrap"
@@ -28,7 +55,7 @@ export function DataTable({
       role="region"
       aria-label="Table, scrolls sideways on small screens"
     >
-      <table>
+      <table ref={table}>
         <caption className={showCaption ? undefined : 'visually-hidden'}>{caption}</caption>
         <thead>
           <tr>

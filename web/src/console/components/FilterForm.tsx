@@ -1,5 +1,6 @@
 // A list's filters: the chosen values go into the page's query string (so a filtered list can be
-// linked and reloaded), empty ones left out.
+// linked and reloaded), empty ones left out. Applying the filters already shown asks again
+// (`reload`), so a list an operator re-submits shows what changed since.
 import type { FormEvent, ReactNode } from 'react';
 import { query } from '../../shared/api.ts';
 import { navigate } from '../../shared/router.ts';
@@ -11,6 +12,7 @@ export function FilterForm({
   names,
   submit,
   moreActions,
+  reload,
   children,
 }: {
   /** The form's accessible name, e.g. "Filter claims". */
@@ -21,6 +23,8 @@ export function FilterForm({
   names: readonly string[];
   submit: ReactNode;
   moreActions?: ReactNode;
+  /** Loads the list again (the filters in the address may not have changed). */
+  reload?: () => void;
   children: ReactNode;
 }) {
   const apply = (event: FormEvent<HTMLFormElement>) => {
@@ -29,6 +33,8 @@ export function FilterForm({
     navigate(`${path}${query(Object.fromEntries(names.map((name) => [name, field(form, name)])))}`, {
       replace: true,
     });
+    // Same filters as before: the address does not change, so ask again (one request either way).
+    reload?.();
   };
   return (
     <form onSubmit={apply} aria-label={label} className="filters">

@@ -4,6 +4,7 @@ import { Fragment } from 'react';
 import type { ReactNode } from 'react';
 import { Link } from '../../shared/router.ts';
 import { StatusBadge } from '../../shared/ui.tsx';
+import { useConsoleText } from '../i18n.ts';
 
 export function BackLink({ to, children }: { to: string; children: ReactNode }) {
   return (
@@ -25,6 +26,12 @@ export function PageTitle({ title, status }: { title: ReactNode; status?: string
       )}
     </h1>
   );
+}
+
+/** A section's title, in the console's language (a key under "nav"). */
+export function SectionTitle({ section }: { section: string }) {
+  const { t } = useConsoleText();
+  return <h1>{t(`nav.${section}`)}</h1>;
 }
 
 /** Terms and their values; a `false` entry is left out. */

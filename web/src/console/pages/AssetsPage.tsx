@@ -1,5 +1,6 @@
 // Reward assets: fungible tokens with a symbol and decimals. Decimals are set once; an asset
 // without them cannot back a reward (1402).
+import { SectionTitle } from '../components/PageHeader.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { TextField, useLoad } from '../../shared/ui.tsx';
 import { ActionForm } from '../components/ActionForm.tsx';
@@ -56,7 +57,7 @@ export function AssetsPage() {
   };
   return (
     <>
-      <h1>Reward assets</h1>
+      <SectionTitle section="assets" />
       <LoadedList state={assets} label="assets" empty="No reward assets yet.">
         {(items) => (
           <DataTable

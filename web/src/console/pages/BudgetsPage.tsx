@@ -1,4 +1,5 @@
 // Budgets: what each holds (total, reserved, paid, remaining) and a form to create one.
+import { SectionTitle } from '../components/PageHeader.tsx';
 import { formatUnits } from '../../shared/format.ts';
 import { Link, navigate } from '../../shared/router.ts';
 import { SelectField, TextField, useLoad } from '../../shared/ui.tsx';
@@ -57,7 +58,7 @@ export function BudgetsPage() {
   }));
   return (
     <>
-      <h1>Budgets</h1>
+      <SectionTitle section="budgets" />
       <LoadedList state={budgets} label="budgets" empty="No budgets yet.">
         {(items) => <BudgetTable budgets={items} />}
       </LoadedList>

@@ -1,166 +1,26 @@
 // Claims: filtered by status, partner, user, promotion and budget; each with its history and the
 // moves an operator may make (reject a RESERVED claim, retry a FAILED one).
-import { useState } from 'react';
-import { formatDateTime, formatUnits } from '../../shared/format.ts';
+import { SectionTitle } from '../components/PageHeader.tsx';
+import { useConsoleText } from '../i18n.ts';
 import { navigate, useLocation } from '../../shared/router.ts';
-import {
-  ErrorNotice,
-  LoadState,
-  SelectField,
-  StatusBadge,
-  TextField,
-  useAction,
-  useLoad,
-} from '../../shared/ui.tsx';
+import { SelectField, TextField, useLoad } from '../../shared/ui.tsx';
 import { partnerOptions, useBudgetList, usePartnerList, withAny } from '../choices.ts';
-import { ActionForm } from '../components/ActionForm.tsx';
 import { DataTable } from '../../shared/data-table.tsx';
 import { FilterForm } from '../components/FilterForm.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
-import { field } from '../forms.ts';
 import { useSession } from '../session.tsx';
-import type { Claim, ClaimStatus } from '../types.ts';
+import type { ClaimStatus } from '../types.ts';
 
 const STATUSES: ClaimStatus[] = ['RESERVED', 'REQUESTED', 'SUCCEEDED', 'FAILED', 'REJECTED'];
 const FILTERS = ['status', 'partnerId', 'partnerUid', 'promotionId', 'budgetId'] as const;
 /** The newest this many claims are listed. */
 const PAGE = 200;
 
-function HistoryList({ claimId }: { claimId: string }) {
-  const session = useSession();
-  const history = useLoad(
-    (signal) => session.api.get('/admin/v1/claims/{id}/history', { path: { id: claimId }, signal }),
-    [claimId],
-  );
-  return (
-    <LoadState state={history} label="history">
-      {(data) => (
-        <ol className="history">
-          {data.items.map((e, i) => (
-            <li key={i}>
-              {formatDateTime(e.at)}: {e.from ?? 'new'} → <strong>{e.to}</strong>
-              {e.reason && <span className="muted"> ({e.reason})</span>}
-            </li>
-          ))}
-        </ol>
-      )}
-    </LoadState>
-  );
-}
-
-function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => void }) {
-  const session = useSession();
-  const [open, setOpen] = useState<'history' | 'reject' | undefined>();
-  const toggle = (panel: 'history' | 'reject') => setOpen(open === panel ? undefined : panel);
-  // Reject and retry share one state: the row shows the failure of either.
-  const action = useAction();
-  const path = { id: claim.id };
-  const reject = async (form: FormData) => {
-    await session.api.post('/admin/v1/claims/{id}/reject', { path, body: { reason: field(form, 'reason') } });
-    setOpen(undefined);
-    onChanged();
-  };
-  const retry = () =>
-    void action.run(async () => {
-      await session.api.post('/admin/v1/claims/{id}/retry', { path });
-      onChanged();
-    });
-  return (
-    <>
-      <tr>
-        <td>
-          {formatDateTime(claim.createdAt)}
-          <br />
-          <code className="muted">{claim.id}</code>
-        </td>
-        <td>
-          {claim.partnerUid}
-          {claim.accountId === null && <div className="muted">not linked yet</div>}
-        </td>
-        <td>
-          {claim.source.toLowerCase()} <span className="muted">{claim.periodKey}</span>
-        </td>
-        <td className="number">
-          {formatUnits(claim.amount, claim.decimals)} {claim.assetSymbol}
-        </td>
-        <td>
-          <StatusBadge status={claim.status} />
-          {claim.reason && <div className="muted">{claim.reason}</div>}
-          {/* [chain payout] the claim's transaction, linked to the network's explorer */}
-          {claim.txHash && (
-            <div className="muted" data-testid="claim-tx">
-              tx{' '}
-              {claim.explorerUrl ? (
-                <a href={claim.explorerUrl} rel="noreferrer" target="_blank">
-                  {claim.txHash.slice(0, 12)}…
-                </a>
-              ) : (
-                <code title={claim.txHash}>{claim.txHash.slice(0, 12)}…</code>
-              )}
-            </div>
-          )}
-        </td>
-        <td>
-          <div className="actions compact">
-            <button
-              type="button"
-              className="secondary"
-              aria-expanded={open === 'history'}
-              onClick={() => toggle('history')}
-            >
-              History<span className="visually-hidden"> of claim {claim.id}</span>
-            </button>
-            {session.canWrite && claim.status === 'RESERVED' && (
-              <button
-                type="button"
-                className="danger"
-                aria-expanded={open === 'reject'}
-                onClick={() => toggle('reject')}
-              >
-                Reject<span className="visually-hidden"> claim {claim.id}</span>
-              </button>
-            )}
-            {session.canWrite && claim.status === 'FAILED' && (
-              <button type="button" disabled={action.busy} onClick={retry}>
-                Retry payout<span className="visually-hidden"> of claim {claim.id}</span>
-              </button>
-            )}
-          </div>
-        </td>
-      </tr>
-      {(open !== undefined || action.error !== undefined) && (
-        <tr>
-          <td colSpan={6}>
-            <ErrorNotice error={action.error} title="The claim did not change" />
-            {open === 'history' && <HistoryList claimId={claim.id} />}
-            {open === 'reject' && (
-              <ActionForm
-                label={`Reject claim ${claim.id}`}
-                failure="The claim did not change"
-                submit="Reject claim"
-                submitClassName="danger"
-                action={action}
-                hideError
-                onSubmit={reject}
-              >
-                <TextField
-                  label="Reason"
-                  name="reason"
-                  required
-                  maxLength={200}
-                  hint="Kept in the claim's history. The amount returns to the budget."
-                />
-              </ActionForm>
-            )}
-          </td>
-        </tr>
-      )}
-    </>
-  );
-}
+import { ClaimRow } from './claims/ClaimRow.tsx';
 
 export function ClaimsPage() {
   const session = useSession();
+  const { t, formatNumber } = useConsoleText();
   const { search } = useLocation();
   const filter = Object.fromEntries(FILTERS.map((f) => [f, search.get(f) ?? ''])) as Record<
     (typeof FILTERS)[number],
@@ -179,65 +39,78 @@ export function ClaimsPage() {
   );
   return (
     <>
-      <h1>Claims</h1>
+      <SectionTitle section="claims" />
       <FilterForm
         key={search.toString() + String(partners.data?.items.length) + String(budgets.data?.items.length)}
-        label="Filter claims"
+        label={t('claims.filter')}
         path="/console/claims"
         names={FILTERS}
-        submit={<button type="submit">Show claims</button>}
+        reload={claims.reload}
+        submit={<button type="submit">{t('claims.show')}</button>}
         moreActions={
           <button
             type="button"
             className="secondary"
             onClick={() => navigate('/console/claims', { replace: true })}
           >
-            Clear filters
+            {t('claims.clear')}
           </button>
         }
       >
         <SelectField
-          label="Status"
+          label={t('claims.status')}
           name="status"
           defaultValue={filter.status}
           options={withAny(
-            'Any status',
-            STATUSES.map((s) => ({ value: s, label: s.toLowerCase() })),
+            t('claims.anyStatus'),
+            STATUSES.map((s) => ({ value: s, label: t(`claims.statuses.${s}`) })),
           )}
         />
         <SelectField
-          label="Partner"
+          label={t('claims.partner')}
           name="partnerId"
           defaultValue={filter.partnerId}
-          options={withAny('All partners', partnerOptions(partners.data?.items))}
+          options={withAny(t('claims.allPartners'), partnerOptions(partners.data?.items))}
         />
         <TextField
-          label="Partner user id"
+          label={t('claims.partnerUid')}
           name="partnerUid"
           defaultValue={filter.partnerUid}
           maxLength={256}
         />
-        <TextField label="Promotion id" name="promotionId" defaultValue={filter.promotionId} maxLength={64} />
+        <TextField
+          label={t('claims.promotionId')}
+          name="promotionId"
+          defaultValue={filter.promotionId}
+          maxLength={64}
+        />
         <SelectField
-          label="Budget"
+          label={t('claims.budget')}
           name="budgetId"
           defaultValue={filter.budgetId}
           options={withAny(
-            'All budgets',
+            t('claims.allBudgets'),
             (budgets.data?.items ?? []).map((b) => ({ value: b.id, label: b.name })),
           )}
         />
       </FilterForm>
-      <LoadedList state={claims} label="claims" empty="No claims match.">
+      <LoadedList state={claims} label={t('nav.claims')} empty={t('claims.none')}>
         {(items) => (
           <DataTable
             showCaption
             caption={
               items.length === PAGE
-                ? `The newest ${PAGE} claims`
-                : `${items.length} claim${items.length === 1 ? '' : 's'}`
+                ? t('claims.newest', { count: PAGE, shown: formatNumber(PAGE) })
+                : t('claims.count', { count: items.length, shown: formatNumber(items.length) })
             }
-            columns={['Created', 'User', 'For', { label: 'Amount', numeric: true }, 'Status', 'Actions']}
+            columns={[
+              t('claims.created'),
+              t('claims.user'),
+              t('claims.for'),
+              { label: t('claims.amount'), numeric: true },
+              t('claims.status'),
+              t('common.actions'),
+            ]}
           >
             {items.map((c) => (
               <ClaimRow key={`${c.id}-${c.status}`} claim={c} onChanged={claims.reload} />

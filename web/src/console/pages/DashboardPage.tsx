@@ -1,4 +1,5 @@
 // Dashboard: completions, rewards and payouts per day over a window, and where each budget stands.
+import { SectionTitle } from '../components/PageHeader.tsx';
 import { BarChart } from '../../shared/charts.tsx';
 import { addDecimals, formatUnits, plotValue } from '../../shared/format.ts';
 import { Link, navigate, useLocation } from '../../shared/router.ts';
@@ -100,7 +101,7 @@ export function DashboardPage() {
   };
   return (
     <>
-      <h1>Dashboard</h1>
+      <SectionTitle section="dashboard" />
       <div className="filters">
         <SelectField
           label="Period"

@@ -7,7 +7,7 @@ import { budgetOptions, LIST_LIMIT, useBudgetList } from '../choices.ts';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
-import { Facts } from '../components/PageHeader.tsx';
+import { Facts, SectionTitle } from '../components/PageHeader.tsx';
 import { field, localToInstant } from '../forms.ts';
 import { useSession } from '../session.tsx';
 import type { Draw } from '../types.ts';
@@ -107,7 +107,7 @@ export function DrawsPage() {
   };
   return (
     <>
-      <h1>Lucky draws</h1>
+      <SectionTitle section="draws" />
       <p className="muted">
         Each draw publishes a commitment (the SHA-256 of a secret seed) when created and the seed when run, so
         anyone can recompute the winners from the seed and the tickets.
@@ -120,7 +120,11 @@ export function DrawsPage() {
                 key={`${d.id}-${d.status}`}
                 draw={d}
                 decimals={decimalsOf(d.budgetId)}
-                onChanged={draws.reload}
+                onChanged={() => {
+                  // A run pays prizes from the budget: its "left" in the form changes too.
+                  draws.reload();
+                  budgets.reload();
+                }}
               />
             ))}
           </div>

@@ -1,4 +1,5 @@
 // Partners: the list and a form to register one.
+import { SectionTitle } from '../components/PageHeader.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { Link, navigate } from '../../shared/router.ts';
 import { StatusBadge, TextArea, TextField } from '../../shared/ui.tsx';
@@ -26,7 +27,7 @@ export function PartnersPage() {
 
   return (
     <>
-      <h1>Partners</h1>
+      <SectionTitle section="partners" />
       <LoadedList state={partners} label="partners" empty="No partners yet.">
         {(items) => (
           <DataTable caption="Partners" columns={['Name', 'Status', 'Allowed addresses', 'Created']}>

@@ -5,6 +5,7 @@ import { formatDateTime } from '../../shared/format.ts';
 import { Link } from '../../shared/router.ts';
 import { ErrorNotice, LoadState, TextField, useLoad } from '../../shared/ui.tsx';
 import { useBudgetList, usePartnerList } from '../choices.ts';
+import { StreakRewards } from './promotion/StreakRewards.tsx';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { BackLink, Facts, PageTitle } from '../components/PageHeader.tsx';
 import { field } from '../forms.ts';
@@ -12,6 +13,7 @@ import { useSession } from '../session.tsx';
 import type { Promotion } from '../types.ts';
 import { MissionGroupSection } from './promotion/MissionGroupSection.tsx';
 import { PromotionSettings } from './promotion/PromotionSettings.tsx';
+import { TitleFields, titlesBody } from '../components/TitleFields.tsx';
 
 export function PromotionPage({ id }: { id: string }) {
   const session = useSession();
@@ -37,7 +39,7 @@ export function PromotionPage({ id }: { id: string }) {
   const addGroup = async (form: FormData) => {
     await session.api.post('/admin/v1/promotions/{promotionId}/mission-groups', {
       path,
-      body: { title: field(form, 'title') },
+      body: { title: field(form, 'title'), ...titlesBody(form) },
     });
     groups.reload();
   };
@@ -70,6 +72,9 @@ export function PromotionPage({ id }: { id: string }) {
                 onSaved={setCurrent}
               />
 
+              {shown.type === 'DAILY_CHECK' && (
+                <StreakRewards promotionId={shown.id} budgets={budgets.data?.items ?? []} />
+              )}
               <h2>Mission groups and missions</h2>
               <ErrorNotice error={rewards.error} title="Rewards could not be shown" />
               <LoadState state={groups} label="mission groups">
@@ -99,6 +104,7 @@ export function PromotionPage({ id }: { id: string }) {
                   onSubmit={addGroup}
                 >
                   <TextField label="Group title" name="title" required maxLength={200} />
+                  <TitleFields />
                 </ActionForm>
               )}
             </>

@@ -1,4 +1,5 @@
 // Promotions: filtered by partner and status, and a form to create one.
+import { SectionTitle } from '../components/PageHeader.tsx';
 import { formatDateTime } from '../../shared/format.ts';
 import { Link, navigate, useLocation } from '../../shared/router.ts';
 import { SelectField, StatusBadge, TextField, useLoad } from '../../shared/ui.tsx';
@@ -17,6 +18,7 @@ import { LoadedList } from '../components/LoadedList.tsx';
 import { choice, field, localToInstant } from '../forms.ts';
 import { useSession } from '../session.tsx';
 import type { Promotion } from '../types.ts';
+import { TitleFields, titlesBody } from '../components/TitleFields.tsx';
 
 export function PromotionsPage() {
   const session = useSession();
@@ -46,6 +48,7 @@ export function PromotionsPage() {
         partnerId: field(form, 'partnerId'),
         type: choice<Promotion['type']>(form, 'type'),
         title: field(form, 'title'),
+        ...titlesBody(form),
         timezone: field(form, 'timezone'),
         startAt: localToInstant(field(form, 'startAt')) ?? field(form, 'startAt'),
         ...(endAt !== undefined && { endAt }),
@@ -60,11 +63,12 @@ export function PromotionsPage() {
 
   return (
     <>
-      <h1>Promotions</h1>
+      <SectionTitle section="promotions" />
       <FilterForm
         label="Filter promotions"
         path="/console/promotions"
         names={['partnerId', 'status']}
+        reload={promotions.reload}
         submit={
           <button type="submit" className="secondary">
             Show promotions
@@ -125,6 +129,7 @@ export function PromotionsPage() {
           />
           <SelectField label="Type" name="type" options={PROMOTION_TYPES} />
           <TextField label="Title" name="title" required maxLength={200} />
+          <TitleFields />
           <TextField
             label="Time zone"
             name="timezone"

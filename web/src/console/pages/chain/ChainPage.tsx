@@ -1,5 +1,6 @@
 // Chain payouts: the EVM networks (checked against eth_chainId when saved), assets on them (a token
 // contract or the native coin), and the reconciliation of reward wallets with what is on chain.
+import { SectionTitle } from '../../components/PageHeader.tsx';
 import { useState } from 'react';
 import { formatDateTime } from '../../../shared/format.ts';
 import { ErrorNotice, TextField, useLoad } from '../../../shared/ui.tsx';
@@ -53,7 +54,7 @@ export function ChainPage() {
   };
   return (
     <>
-      <h1>Chain payouts</h1>
+      <SectionTitle section="chain" />
       <h2>Networks</h2>
       <LoadedList state={networks} label="networks" empty="No chain network yet.">
         {(items) => (

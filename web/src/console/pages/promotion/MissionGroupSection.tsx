@@ -11,6 +11,7 @@ import { useSession } from '../../session.tsx';
 import type { Budget, MissionGroup, Promotion, Recurrence, RewardView } from '../../types.ts';
 import { MissionRow } from './MissionRow.tsx';
 import { RewardForm, RewardText } from './RewardForm.tsx';
+import { TitleFields, titlesBody } from '../../components/TitleFields.tsx';
 
 export function MissionGroupSection({
   group,
@@ -45,6 +46,7 @@ export function MissionGroupSection({
         title: field(form, 'title'),
         recurrence: choice<Recurrence>(form, 'recurrence'),
         ...(target !== '' && { target: Number(target) }),
+        ...titlesBody(form),
       },
     });
     missions.reload();
@@ -122,6 +124,7 @@ export function MissionGroupSection({
               hint="What the partner reports, unique per partner: letters, digits and . _ : -"
             />
             <TextField label="Title" name="title" required maxLength={200} />
+            <TitleFields />
             <SelectField
               label="Recurrence"
               name="recurrence"

@@ -7,6 +7,7 @@ import { field } from '../../forms.ts';
 import { useSession } from '../../session.tsx';
 import type { Budget, Mission, RewardView } from '../../types.ts';
 import { RewardForm, RewardText } from './RewardForm.tsx';
+import { TitleFields, titlesBody, titlesOf } from '../../components/TitleFields.tsx';
 
 export function MissionRow({
   mission,
@@ -25,7 +26,11 @@ export function MissionRow({
     const target = field(form, 'target');
     await session.api.patch('/admin/v1/missions/{missionId}', {
       path: { missionId: mission.id },
-      body: { title: field(form, 'title'), target: target === '' ? null : Number(target) },
+      body: {
+        title: field(form, 'title'),
+        target: target === '' ? null : Number(target),
+        ...titlesBody(form, titlesOf(mission)),
+      },
     });
     setOpen(false);
     onChanged();
@@ -68,6 +73,7 @@ export function MissionRow({
                 hint="The key and recurrence never change: partners report by the key."
               />
               <TextField label="Title" name="title" defaultValue={mission.title} required maxLength={200} />
+              <TitleFields titles={titlesOf(mission)} />
               <TextField
                 label="Target"
                 name="target"

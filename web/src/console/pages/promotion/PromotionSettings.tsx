@@ -7,6 +7,7 @@ import { choice, field, instantToLocal, localToInstant } from '../../forms.ts';
 import { useSession } from '../../session.tsx';
 import type { BodyOf } from '../../../shared/api-client.ts';
 import type { Partner, Promotion } from '../../types.ts';
+import { TitleFields, titlesBody, titlesOf } from '../../components/TitleFields.tsx';
 
 const LOCKED_HINT = 'Locked: the promotion has been active, so this can no longer change (error 2102).';
 
@@ -36,6 +37,7 @@ export function PromotionSettings({
     if (form.has('type')) body.type = choice<Promotion['type']>(form, 'type');
     if (form.has('timezone')) body.timezone = field(form, 'timezone');
     if (form.has('startAt')) body.startAt = localToInstant(field(form, 'startAt')) ?? field(form, 'startAt');
+    Object.assign(body, titlesBody(form, titlesOf(promotion)));
     onSaved(
       await session.api.patch('/admin/v1/promotions/{promotionId}', {
         path: { promotionId: promotion.id },
@@ -74,6 +76,7 @@ export function PromotionSettings({
         maxLength={200}
         disabled={readOnly}
       />
+      {!readOnly && <TitleFields titles={titlesOf(promotion)} />}
       <TextField label="Time zone" name="timezone" defaultValue={promotion.timezone} required {...lockable} />
       <TextField
         label="Starts"

@@ -7,7 +7,7 @@ import { LIST_LIMIT, partnerOptions, usePartnerList, withAny } from '../../choic
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { LoadedList } from '../../components/LoadedList.tsx';
-import { Facts } from '../../components/PageHeader.tsx';
+import { Facts, SectionTitle } from '../../components/PageHeader.tsx';
 import { field } from '../../forms.ts';
 import { useSession } from '../../session.tsx';
 
@@ -211,7 +211,7 @@ export function WebhooksPage() {
   };
   return (
     <>
-      <h1>Webhooks</h1>
+      <SectionTitle section="webhooks" />
       <p className="muted">
         Partners learn of links, completions, claims and draws at their endpoints, signed per Standard
         Webhooks and retried for three days.

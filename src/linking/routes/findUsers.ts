@@ -1,0 +1,39 @@
+// Operator API: a partner's users found by their platform account (the console's user look-up).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, Id } from '../../http/schemas.ts';
+import { findUsersByAccount } from '../find-users.ts';
+
+const LinkedUser = Type.Object({
+  partnerId: Type.String(),
+  partnerUid: Type.String(),
+  region: Type.String(),
+  linkedAt: Type.String(),
+  account: Type.Object({
+    id: Type.String(),
+    issuer: Type.String(),
+    subject: Type.String({ description: "The login provider's user id (LINE: the user's LINE id)" }),
+    displayName: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String(),
+  }),
+});
+
+export const findUsersRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { database } = app.deps;
+  app.get(
+    '/partners/:partnerId/users',
+    {
+      schema: {
+        tags: ['admin: users'],
+        security: [{ adminBearer: [] }],
+        summary: "A partner's users linked to one platform account",
+        params: Type.Object({ partnerId: Id('Partner id') }),
+        querystring: Type.Object({ account: Id('Platform account id') }, { additionalProperties: false }),
+        response: { 200: Type.Object({ items: Type.Array(LinkedUser) }), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => ({
+      items: await findUsersByAccount(database.db, request.params.partnerId, request.query.account),
+    }),
+  );
+};
