@@ -378,6 +378,118 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/v1/audit-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The audit log of operator writes, newest first */
+    get: {
+      parameters: {
+        query?: {
+          action?: 'create' | 'update' | 'delete';
+          /** @description Only writes by this admin credential */
+          actorId?: string;
+          entityId?: string;
+          entityType?: string;
+          limit?: number;
+          offset?: number;
+          /** @description From this instant (inclusive) */
+          since?: string;
+          /** @description Before this instant (exclusive) */
+          until?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: {
+                action: 'create' | 'update' | 'delete';
+                actor: {
+                  id: string;
+                  name: string;
+                };
+                after: {
+                  [key: string]: unknown;
+                } | null;
+                /** @description ISO 8601 */
+                at: string;
+                before: {
+                  [key: string]: unknown;
+                } | null;
+                entityId: string;
+                /** @description e.g. 'partner', 'mission', 'budget'; see docs/audit.md */
+                entityType: string;
+                id: string;
+                requestId: string | null;
+              }[];
+              total: number;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+        /** @description The body of every error response. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * @description Numeric error code; see docs/errors.md
+               * @example 1201
+               */
+              code: number;
+              /** @example no mission 'daily-login' for this partner */
+              message: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/budgets': {
     parameters: {
       query?: never;
