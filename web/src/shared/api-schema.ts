@@ -3329,6 +3329,14 @@ export interface paths {
               partnerId: string;
               promotionId: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -3396,7 +3404,15 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            title: string;
+            title?: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
           };
         };
       };
@@ -3413,6 +3429,14 @@ export interface paths {
               partnerId: string;
               promotionId: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -3541,6 +3565,14 @@ export interface paths {
                 recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
                 target: number | null;
                 title: string;
+                /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+                titles: {
+                  en?: string;
+                  ja?: string;
+                  ko?: string;
+                  th?: string;
+                  'zh-TW'?: string;
+                };
                 updatedAt: string;
               }[];
             };
@@ -3620,6 +3652,14 @@ export interface paths {
             /** @description When set, a completion must report metadata.current >= target */
             target?: number | null;
             title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
           };
         };
       };
@@ -3639,6 +3679,14 @@ export interface paths {
               recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
               target: number | null;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -4304,6 +4352,14 @@ export interface paths {
               recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
               target: number | null;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -4374,6 +4430,14 @@ export interface paths {
             /** @description When set, a completion must report metadata.current >= target */
             target?: number | null;
             title?: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
           };
         };
       };
@@ -4393,6 +4457,14 @@ export interface paths {
               recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
               target: number | null;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -5741,6 +5813,14 @@ export interface paths {
                 status: 'ACTIVE' | 'INACTIVE';
                 timezone: string;
                 title: string;
+                /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+                titles: {
+                  en?: string;
+                  ja?: string;
+                  ko?: string;
+                  th?: string;
+                  'zh-TW'?: string;
+                };
                 type: 'COMPOSITE' | 'DAILY_CHECK';
                 updatedAt: string;
               }[];
@@ -5818,6 +5898,14 @@ export interface paths {
             /** @description IANA time zone, e.g. Asia/Seoul */
             timezone: string;
             title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
             type: 'COMPOSITE' | 'DAILY_CHECK';
           };
         };
@@ -5839,6 +5927,14 @@ export interface paths {
               status: 'ACTIVE' | 'INACTIVE';
               timezone: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               type: 'COMPOSITE' | 'DAILY_CHECK';
               updatedAt: string;
             };
@@ -6352,6 +6448,14 @@ export interface paths {
               status: 'ACTIVE' | 'INACTIVE';
               timezone: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               type: 'COMPOSITE' | 'DAILY_CHECK';
               updatedAt: string;
             };
@@ -6429,6 +6533,14 @@ export interface paths {
             /** @description IANA time zone, e.g. Asia/Seoul */
             timezone?: string;
             title?: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
             type?: 'COMPOSITE' | 'DAILY_CHECK';
           };
         };
@@ -6450,6 +6562,14 @@ export interface paths {
               status: 'ACTIVE' | 'INACTIVE';
               timezone: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               type: 'COMPOSITE' | 'DAILY_CHECK';
               updatedAt: string;
             };
@@ -6597,6 +6717,14 @@ export interface paths {
                 partnerId: string;
                 promotionId: string;
                 title: string;
+                /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+                titles: {
+                  en?: string;
+                  ja?: string;
+                  ko?: string;
+                  th?: string;
+                  'zh-TW'?: string;
+                };
                 updatedAt: string;
               }[];
             };
@@ -6668,6 +6796,14 @@ export interface paths {
         content: {
           'application/json': {
             title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
           };
         };
       };
@@ -6684,6 +6820,14 @@ export interface paths {
               partnerId: string;
               promotionId: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -9176,7 +9320,10 @@ export interface paths {
     /** My missions in the active promotions of every linked partner, with this period's progress and check-in streaks */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description The reader's language (en, ko, ja, zh-TW, th); titles come in it when the operator gave one. Else Accept-Language, else the default title */
+          lang?: string;
+        };
         header?: never;
         path?: never;
         cookie?: never;
@@ -9353,6 +9500,8 @@ export interface paths {
       parameters: {
         query?: {
           filter?: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
+          /** @description The reader's language (en, ko, ja, zh-TW, th); titles come in it when the operator gave one. Else Accept-Language, else the default title */
+          lang?: string;
         };
         header?: never;
         path?: never;
