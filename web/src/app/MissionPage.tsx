@@ -22,8 +22,31 @@ import type {
 
 const get = <T,>(url: string, signal?: AbortSignal) => apiRequest<T>('GET', url, signal ? { signal } : {});
 
+/** Set at sign-out: the next sign-in asks the login provider for the login again (switch accounts). */
+const SIGNED_OUT_KEY = 'missions.signed-out';
+
+function remember(key: string, value: string | null): void {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // storage refused: the provider may then sign the same user in again
+  }
+}
+
+function signedOutHere(): boolean {
+  try {
+    return window.localStorage.getItem(SIGNED_OUT_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
 function signInHref(): string {
-  return `/v1/login${query({ returnTo: window.location.pathname + window.location.search })}`;
+  return `/v1/login${query({
+    returnTo: window.location.pathname + window.location.search,
+    prompt: signedOutHere() ? 'login' : undefined,
+  })}`;
 }
 
 /** Refetch when the user comes back to the tab (the partner app may have reported progress). */
@@ -38,19 +61,21 @@ function useReloadOnReturn(reloads: Array<() => void>) {
 }
 
 function Gauge({ mission }: { mission: MyMission }) {
-  const ratio = mission.completed ? 1 : gaugeRatio(mission.current, mission.target);
+  const measured = gaugeRatio(mission.current, mission.target);
   const label = gaugeLabel(mission.current, mission.target);
-  if (ratio === undefined) {
+  // No target: no bar to fill; a completed mission is done whatever count it carries.
+  if (measured === undefined) {
     return (
-      <p className="gauge-text">
+      <p className="gauge-text" data-testid="gauge-text">
         {mission.completed
           ? 'Done'
-          : mission.current === null
+          : mission.current === null || mission.current === 0
             ? 'Not started'
             : `Progress: ${mission.current}`}
       </p>
     );
   }
+  const ratio = mission.completed ? 1 : measured;
   const percent = Math.round(ratio * 100);
   return (
     <div className="gauge-row">
@@ -318,7 +343,9 @@ function Claims({
                       ? 'lucky-draw prize'
                       : c.source === 'GROUP'
                         ? 'group bonus'
-                        : 'mission reward'}{' '}
+                        : c.source === 'STREAK'
+                          ? 'streak reward'
+                          : 'mission reward'}{' '}
                     · {formatDateTime(c.createdAt)}
                   </span>
                   {/* [chain payout] the transfer of a claim paid on chain, linked to the explorer. */}
@@ -467,6 +494,10 @@ export function MissionPage() {
   const drawMatch = matchPath('/app/draws/:id', path);
   const signedOut = me.error instanceof ApiError && me.error.status === 401;
   const [signingOut, setSigningOut] = useState<unknown>(undefined);
+  // Signed in again: the next sign-out sets the mark anew.
+  useEffect(() => {
+    if (me.data) remember(SIGNED_OUT_KEY, null);
+  }, [me.data]);
 
   useEffect(() => {
     document.title = drawMatch ? 'Lucky draw · My missions' : 'My missions';
@@ -475,6 +506,7 @@ export function MissionPage() {
   const signOut = async () => {
     try {
       await apiRequest('POST', '/v1/logout');
+      remember(SIGNED_OUT_KEY, '1');
       window.location.assign('/app');
     } catch (error) {
       setSigningOut(error);

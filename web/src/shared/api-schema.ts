@@ -8958,6 +8958,8 @@ export interface paths {
            * @example MINI
            */
           browserType?: string;
+          /** @description login: the provider asks for the login again (after a sign-out, to switch accounts) */
+          prompt?: 'login';
           returnTo?: string;
         };
         header?: never;
