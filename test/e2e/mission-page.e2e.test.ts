@@ -2,7 +2,7 @@
 // a completed one-time mission, a streak reward's name, signing in as someone else after signing
 // out), its languages (the switcher, ?lang=, the browser's languages, titles per language) and its
 // accessibility at phone and desktop sizes. Screenshots: docs/screenshots/mission-page-<lang>.png.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,15 @@ if (!runBrowser) console.warn(`mission page e2e tests SKIPPED: no Chromium at ${
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const SHOTS = 'docs/screenshots';
+const LANGUAGES = ['en', 'ko', 'ja', 'zh-TW', 'th'] as const;
+/** The page's title in each language, from the translations the page ships. */
+const PAGE_TITLE = Object.fromEntries(
+  LANGUAGES.map((l) => [
+    l,
+    (JSON.parse(readFileSync(`web/src/app/locales/${l}.json`, 'utf8')) as { page: { title: string } }).page
+      .title,
+  ]),
+) as Record<(typeof LANGUAGES)[number], string>;
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let ctx: TestContext;
@@ -246,6 +255,59 @@ describe.skipIf(!runBrowser)('the mission page in a real browser', () => {
       await page.locator('.claims li').first().waitFor();
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       expect(await accessibilityViolations(page)).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('switching to Japanese shows the page and the Japanese titles the operator set, remembered, at phone and desktop sizes', async () => {
+    expect(PAGE_TITLE.ja).toBe('マイミッション');
+    for (const viewport of [PHONE, DESKTOP]) {
+      const context = await signedIn({ viewport, locale: 'en-US' });
+      const page = await openApp(context);
+      await expect.poll(() => page.locator('h1').textContent()).toBe('My missions');
+      expect(await card(page, 'play-3').textContent()).toContain('Play 3 games');
+      const missionsAsked = page.waitForRequest((r) => r.url().includes('/v1/me/missions'));
+      const ticketsAsked = page.waitForRequest((r) => r.url().includes('/v1/me/tickets'));
+      await page.getByLabel('Language').selectOption({ label: '日本語' });
+      expect(new URL((await missionsAsked).url()).searchParams.get('lang')).toBe('ja');
+      expect(new URL((await ticketsAsked).url()).searchParams.get('lang')).toBe('ja');
+      await expect.poll(() => page.locator('h1').textContent()).toBe('マイミッション');
+      await expect.poll(() => card(page, 'play-3').textContent()).toContain('ゲームを3回プレイ');
+      expect(await page.locator('.promotion h3').allTextContents()).toEqual(
+        expect.arrayContaining([expect.stringContaining('秋まつり')]),
+      );
+      expect(await page.evaluate('document.documentElement.lang')).toBe('ja');
+      expect(await page.evaluate('document.title')).toBe('マイミッション');
+      // The other languages are offered in their own names.
+      expect(await page.getByLabel('言語').locator('option').allTextContents()).toEqual([
+        'English',
+        '한국어',
+        '日本語',
+        '繁體中文',
+        'ไทย',
+      ]);
+      await page.locator('.claims li').first().waitFor();
+      expect(await page.locator('.claims').textContent()).toContain('連続チェックイン報酬');
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      // Remembered: a reload (the browser still says English) stays in Japanese.
+      await page.reload();
+      await page.locator('[data-mission-key="play-3"]').waitFor();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('マイミッション');
+      await expect.poll(() => card(page, 'play-3').textContent()).toContain('ゲームを3回プレイ');
+      await context.close();
+    }
+  });
+
+  it('writes screenshots of the mission page in all five languages', async () => {
+    for (const lang of LANGUAGES) {
+      const context = await signedIn({ viewport: PHONE, locale: 'en-US' });
+      const page = await openApp(context, `?lang=${lang}`);
+      await expect.poll(() => page.locator('h1').textContent()).toBe(PAGE_TITLE[lang]);
+      expect(await page.evaluate('document.documentElement.lang')).toBe(lang);
+      await page.locator('.claims li').first().waitFor();
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await page.screenshot({ path: `${SHOTS}/mission-page-${lang}.png`, fullPage: true });
       await context.close();
     }
   });
