@@ -17,6 +17,8 @@ import { newId } from '../domain/ids.ts';
 import { isValidTimeZone } from '../domain/periods.ts';
 import { findPartner } from '../partners/service.ts';
 import * as store from './store.ts';
+import { titlesColumn } from './titles.ts';
+import type { Titles } from './titles.ts';
 import type { MissionGroupRow, MissionRow, PromotionRow } from './store.ts';
 
 export interface PromotionView {
@@ -24,6 +26,7 @@ export interface PromotionView {
   partnerId: string;
   type: PromotionType;
   title: string;
+  titles: Titles;
   timezone: string;
   startAt: string;
   endAt: string | null;
@@ -39,6 +42,7 @@ export function promotionView(row: PromotionRow): PromotionView {
     partnerId: row.partner_id,
     type: row.type,
     title: row.title,
+    titles: row.titles,
     timezone: row.timezone,
     startAt: row.start_at.toISOString(),
     endAt: row.end_at?.toISOString() ?? null,
@@ -54,6 +58,7 @@ export interface MissionGroupView {
   promotionId: string;
   partnerId: string;
   title: string;
+  titles: Titles;
   createdAt: string;
   updatedAt: string;
 }
@@ -64,6 +69,7 @@ function missionGroupView(row: MissionGroupRow): MissionGroupView {
     promotionId: row.promotion_id,
     partnerId: row.partner_id,
     title: row.title,
+    titles: row.titles,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -75,6 +81,7 @@ export interface MissionView {
   partnerId: string;
   missionKey: string;
   title: string;
+  titles: Titles;
   recurrence: RecurrenceType;
   target: number | null;
   createdAt: string;
@@ -88,6 +95,7 @@ function missionView(row: MissionRow): MissionView {
     partnerId: row.partner_id,
     missionKey: row.mission_key,
     title: row.title,
+    titles: row.titles,
     recurrence: row.recurrence,
     target: row.target,
     createdAt: row.created_at.toISOString(),
@@ -111,6 +119,7 @@ export interface PromotionInput {
   partnerId: string;
   type: PromotionType;
   title: string;
+  titles?: Titles;
   timezone: string;
   startAt: string;
   endAt?: string | null;
@@ -136,6 +145,7 @@ export async function createPromotion(
     partner_id: input.partnerId,
     type: input.type,
     title: input.title,
+    titles: titlesColumn(input.titles),
     timezone: input.timezone,
     start_at: startAt,
     end_at: endAt,
@@ -199,6 +209,7 @@ export async function updatePromotion(
       ...(input.partnerId !== undefined && { partner_id: input.partnerId }),
       ...(input.type !== undefined && { type: input.type }),
       ...(input.title !== undefined && { title: input.title }),
+      ...(input.titles !== undefined && { titles: titlesColumn(input.titles) }),
       ...(input.timezone !== undefined && { timezone: input.timezone }),
       start_at: startAt,
       end_at: endAt,
@@ -214,7 +225,7 @@ export async function createMissionGroup(
   db: Kysely<DB>,
   clock: Clock,
   promotionId: string,
-  input: { title: string },
+  input: { title: string; titles?: Titles },
 ): Promise<MissionGroupView> {
   const promotion = await store.findPromotion(db, promotionId);
   if (!promotion) throw promotionNotFound(promotionId);
@@ -224,6 +235,7 @@ export async function createMissionGroup(
     partner_id: promotion.partner_id,
     promotion_id: promotionId,
     title: input.title,
+    titles: titlesColumn(input.titles),
     created_at: now,
     updated_at: now,
   });
@@ -245,9 +257,13 @@ export async function updateMissionGroup(
   db: Kysely<DB>,
   clock: Clock,
   id: string,
-  input: { title: string },
+  input: { title?: string; titles?: Titles },
 ): Promise<MissionGroupView> {
-  const row = await store.updateMissionGroup(db, id, { title: input.title, updated_at: clock.now() });
+  const row = await store.updateMissionGroup(db, id, {
+    ...(input.title !== undefined && { title: input.title }),
+    ...(input.titles !== undefined && { titles: titlesColumn(input.titles) }),
+    updated_at: clock.now(),
+  });
   if (!row) throw missionGroupNotFound(id);
   return missionGroupView(row);
 }
@@ -256,7 +272,13 @@ export async function createMission(
   db: Kysely<DB>,
   clock: Clock,
   groupId: string,
-  input: { missionKey: string; title: string; recurrence: RecurrenceType; target?: number | null },
+  input: {
+    missionKey: string;
+    title: string;
+    titles?: Titles;
+    recurrence: RecurrenceType;
+    target?: number | null;
+  },
 ): Promise<MissionView> {
   const group = await store.findMissionGroup(db, groupId);
   if (!group) throw missionGroupNotFound(groupId);
@@ -268,6 +290,7 @@ export async function createMission(
       mission_group_id: groupId,
       mission_key: input.missionKey,
       title: input.title,
+      titles: titlesColumn(input.titles),
       recurrence: input.recurrence,
       target: input.target ?? null,
       created_at: now,
@@ -293,15 +316,16 @@ export async function getMission(db: Kysely<DB>, id: string): Promise<MissionVie
   return missionView(row);
 }
 
-/** Title and target may change; the key and recurrence may not, since reports and periods hang on them. */
+/** Title, titles and target may change; the key and recurrence may not, since reports and periods hang on them. */
 export async function updateMission(
   db: Kysely<DB>,
   clock: Clock,
   id: string,
-  input: { title?: string; target?: number | null },
+  input: { title?: string; titles?: Titles; target?: number | null },
 ): Promise<MissionView> {
   const row = await store.updateMission(db, id, {
     ...(input.title !== undefined && { title: input.title }),
+    ...(input.titles !== undefined && { titles: titlesColumn(input.titles) }),
     ...(input.target !== undefined && { target: input.target }),
     updated_at: clock.now(),
   });

@@ -3,6 +3,10 @@
 import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A title per language (jsonb); keys are the languages of docs/i18n.md. */
+export type Titles = Partial<Record<'en' | 'ko' | 'ja' | 'zh-TW' | 'th', string>>;
+/** Written as a JSON string (so pg and PGlite both send it as jsonb text), read back as an object. */
+type TitlesColumn = ColumnType<Titles, string | undefined, string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export interface PartnersTable {
@@ -46,6 +50,8 @@ export interface PromotionsTable {
   partner_id: string;
   type: PromotionType;
   title: string;
+  /** Per-language titles (docs/i18n.md); `title` is the fallback. */
+  titles: TitlesColumn;
   timezone: string;
   start_at: Timestamp;
   end_at: NullableTimestamp;
@@ -60,6 +66,7 @@ export interface MissionGroupsTable {
   partner_id: string;
   promotion_id: string;
   title: string;
+  titles: TitlesColumn;
   created_at: Generated<Date>;
   updated_at: Timestamp;
 }
@@ -70,6 +77,7 @@ export interface MissionsTable {
   mission_group_id: string;
   mission_key: string;
   title: string;
+  titles: TitlesColumn;
   recurrence: RecurrenceType;
   target: number | null;
   created_at: Generated<Date>;

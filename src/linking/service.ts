@@ -101,6 +101,8 @@ async function begin(
     returnTo: string;
     browserType: BrowserType;
     binding: string | undefined;
+    /** 'login': the provider must ask for the login again (the page signed out; docs/i18n.md). */
+    prompt?: 'login' | undefined;
   },
 ): Promise<LoginStart> {
   const { config, clock } = deps;
@@ -120,7 +122,10 @@ async function begin(
         state,
         nonce,
         codeVerifier,
-        extra: config.login.params[input.browserType],
+        extra: {
+          ...config.login.params[input.browserType],
+          ...(input.prompt !== undefined && { prompt: input.prompt }),
+        },
       })
     ).href;
   }
@@ -171,12 +176,24 @@ export async function startLinkLogin(
 /** GET /v1/login: sign in to the mission page. */
 export async function startSessionLogin(
   deps: LoginDeps,
-  input: { returnTo?: string | undefined; browserType?: string | undefined; binding: string | undefined },
+  input: {
+    returnTo?: string | undefined;
+    browserType?: string | undefined;
+    binding: string | undefined;
+    prompt?: 'login' | undefined;
+  },
 ): Promise<LoginStart> {
   const browserType = parseBrowserType(input.browserType);
   const returnTo = safeReturnUrl(input.returnTo, { base: deps.config.publicBaseUrl, fallback: '/app' });
   if (returnTo === undefined) throw invalidReturnPath();
-  return begin(deps, { purpose: 'SESSION', partnerId: null, returnTo, browserType, binding: input.binding });
+  return begin(deps, {
+    purpose: 'SESSION',
+    partnerId: null,
+    returnTo,
+    browserType,
+    binding: input.binding,
+    prompt: input.prompt,
+  });
 }
 
 /**

@@ -5,14 +5,20 @@ import type { DB, RecurrenceType } from '../db/schema.ts';
 import { formatAmount } from '../domain/amounts.ts';
 import { periodKeyFor } from '../domain/periods.ts';
 import { previousDate } from '../domain/streaks.ts';
+import { titleIn } from '../catalog/titles.ts';
+import type { Language } from '../catalog/titles.ts';
 
-export async function missionsOf(db: Kysely<DB>, accountId: string, now: Date) {
+/** `lang`: the reader's language (catalog/titles.ts readerLanguage); titles come in it when given. */
+export async function missionsOf(db: Kysely<DB>, accountId: string, now: Date, lang?: Language) {
   const links = await db
     .selectFrom('user_mappings')
     .select(['partner_id', 'partner_uid'])
     .where('account_id', '=', accountId)
     .execute();
-  return { items: await missionsFor(db, links, now), streaks: await streaksOf(db, accountId, now) };
+  return {
+    items: await missionsFor(db, links, now, lang),
+    streaks: await streaksOf(db, accountId, now, lang),
+  };
 }
 
 /** Lucky-draw missions of this period for which the partner users hold no ticket (TicketFilter NOT_RECEIVED). */
@@ -20,8 +26,9 @@ export async function ticketsNotReceived(
   db: Kysely<DB>,
   links: Array<{ partner_id: string; partner_uid: string }>,
   now: Date,
+  lang?: Language,
 ) {
-  const items = await missionsFor(db, links, now);
+  const items = await missionsFor(db, links, now, lang);
   const lucky = items.filter((m) => m.reward?.type === 'LUCKY_DRAW');
   if (lucky.length === 0) return [];
   const held = await db
@@ -61,6 +68,7 @@ async function missionsFor(
   db: Kysely<DB>,
   links: Array<{ partner_id: string; partner_uid: string }>,
   now: Date,
+  lang: Language | undefined,
 ) {
   if (links.length === 0) return [];
   const uidOf = new Map(links.map((l) => [l.partner_id, l.partner_uid]));
@@ -76,12 +84,15 @@ async function missionsFor(
       'm.id',
       'm.mission_key',
       'm.title',
+      'm.titles',
       'm.recurrence',
       'm.target',
       'g.id as group_id',
       'g.title as group_title',
+      'g.titles as group_titles',
       'p.id as promotion_id',
       'p.title as promotion_title',
+      'p.titles as promotion_titles',
       'p.type as promotion_type',
       'p.timezone',
       'p.start_at',
@@ -153,13 +164,13 @@ async function missionsFor(
       partnerUid: uidOf.get(m.partner_id) as string,
       partnerName: m.partner_name,
       promotionId: m.promotion_id,
-      promotionTitle: m.promotion_title,
+      promotionTitle: titleIn(m.promotion_title, m.promotion_titles, lang),
       promotionType: m.promotion_type,
       missionGroupId: m.group_id,
-      groupTitle: m.group_title,
+      groupTitle: titleIn(m.group_title, m.group_titles, lang),
       missionId: m.id,
       missionKey: m.mission_key,
-      title: m.title,
+      title: titleIn(m.title, m.titles, lang),
       recurrence: m.recurrence,
       periodKey: m.periodKey,
       target: p?.target ?? m.target,
@@ -190,14 +201,14 @@ function claimView(
   };
 }
 
-async function streaksOf(db: Kysely<DB>, accountId: string, now: Date) {
+async function streaksOf(db: Kysely<DB>, accountId: string, now: Date, lang: Language | undefined) {
   const streakRows = await db
     .selectFrom('user_streaks as s')
     .innerJoin('promotions as p', 'p.id', 's.promotion_id')
     .innerJoin('user_mappings as u', (join) =>
       join.onRef('u.partner_id', '=', 's.partner_id').onRef('u.partner_uid', '=', 's.partner_uid'),
     )
-    .select(['s.promotion_id', 'p.title', 'p.timezone', 's.current', 's.best', 's.last_date'])
+    .select(['s.promotion_id', 'p.title', 'p.titles', 'p.timezone', 's.current', 's.best', 's.last_date'])
     .where('u.account_id', '=', accountId)
     .execute();
   return streakRows.map((s) => {
@@ -206,10 +217,23 @@ async function streaksOf(db: Kysely<DB>, accountId: string, now: Date) {
     const alive = s.last_date === today || s.last_date === previousDate(today);
     return {
       promotionId: s.promotion_id,
-      promotionTitle: s.title,
+      promotionTitle: titleIn(s.title, s.titles, lang),
       current: alive ? s.current : 0,
       best: s.best,
       lastCheckDate: s.last_date,
     };
   });
+}
+
+/** Rows that carry a mission's default title (e.g. tickets), with the title in `lang` instead. */
+export async function withMissionTitlesIn<T extends { missionId: string; missionTitle: string }>(
+  db: Kysely<DB>,
+  rows: T[],
+  lang: Language | undefined,
+): Promise<T[]> {
+  if (!lang || rows.length === 0) return rows;
+  const ids = [...new Set(rows.map((r) => r.missionId))];
+  const found = await db.selectFrom('missions').select(['id', 'titles']).where('id', 'in', ids).execute();
+  const titlesOf = new Map(found.map((m) => [m.id, m.titles]));
+  return rows.map((r) => ({ ...r, missionTitle: titleIn(r.missionTitle, titlesOf.get(r.missionId), lang) }));
 }

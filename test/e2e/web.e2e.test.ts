@@ -329,8 +329,8 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     expect(await page.locator('.claims').textContent()).toContain('succeeded');
     await shoot(page, 'mission-page');
 
-    // Signed out, the page offers the sign-in; through /v1/login?returnTo=/app it comes back here
-    // (the login provider still knows this browser, so it asks nothing this time).
+    // Signed out, the page offers the sign-in; through /v1/login?returnTo=/app&prompt=login the
+    // provider asks for the login again (so another user could sign in), then it comes back here.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     expect(await page.locator('[data-mission-key]').count()).toBe(0);
@@ -341,6 +341,8 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
       ).searchParams.get('returnTo'),
     ).toBe('/app');
     await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByLabel('User name').fill('mina');
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${appUrl}/app`);
     await expect.poll(() => gaugeText(page, 'play-3-games')).toBe('3 / 3');
     await context.close();

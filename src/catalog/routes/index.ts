@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, Id, Instant, ListQuery, MissionKey } from '../../http/schemas.ts';
 import * as catalog from '../service.ts';
+import { TitlesSchema } from '../titles.ts';
 
 const PromotionType = Type.Union([Type.Literal('COMPOSITE'), Type.Literal('DAILY_CHECK')]);
 const PromotionStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]);
@@ -20,6 +21,7 @@ const Promotion = Type.Object({
   partnerId: Type.String(),
   type: PromotionType,
   title: Type.String(),
+  titles: TitlesSchema,
   timezone: Type.String(),
   startAt: Type.String(),
   endAt: Type.Union([Type.String(), Type.Null()]),
@@ -33,6 +35,7 @@ const MissionGroup = Type.Object({
   promotionId: Type.String(),
   partnerId: Type.String(),
   title: Type.String(),
+  titles: TitlesSchema,
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });
@@ -42,6 +45,7 @@ const Mission = Type.Object({
   partnerId: Type.String(),
   missionKey: Type.String(),
   title: Type.String(),
+  titles: TitlesSchema,
   recurrence: Recurrence,
   target: Type.Union([Type.Integer(), Type.Null()]),
   createdAt: Type.String(),
@@ -72,6 +76,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
             partnerId: Id('Partner id'),
             type: PromotionType,
             title: Title,
+            titles: Type.Optional(TitlesSchema),
             timezone: Timezone,
             startAt: Instant,
             endAt: Type.Optional(Type.Union([Instant, Type.Null()])),
@@ -141,6 +146,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
             partnerId: Type.Optional(Id('Partner id')),
             type: Type.Optional(PromotionType),
             title: Type.Optional(Title),
+            titles: Type.Optional(TitlesSchema),
             timezone: Type.Optional(Timezone),
             startAt: Type.Optional(Instant),
             endAt: Type.Optional(Type.Union([Instant, Type.Null()])),
@@ -166,7 +172,10 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         summary: 'Create a mission group in a promotion',
         params: PromotionParams,
-        body: Type.Object({ title: Title }, { additionalProperties: false }),
+        body: Type.Object(
+          { title: Title, titles: Type.Optional(TitlesSchema) },
+          { additionalProperties: false },
+        ),
         response: { 201: MissionGroup, ...errorResponses(400, 401, 403, 404) },
       },
     },
@@ -212,7 +221,10 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         summary: 'Rename a mission group',
         params: GroupParams,
-        body: Type.Object({ title: Title }, { additionalProperties: false }),
+        body: Type.Object(
+          { title: Type.Optional(Title), titles: Type.Optional(TitlesSchema) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
         response: { 200: MissionGroup, ...errorResponses(400, 401, 403, 404) },
       },
     },
@@ -232,7 +244,13 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Create a mission; its key is unique per partner',
         params: GroupParams,
         body: Type.Object(
-          { missionKey: MissionKey, title: Title, recurrence: Recurrence, target: Type.Optional(Target) },
+          {
+            missionKey: MissionKey,
+            title: Title,
+            titles: Type.Optional(TitlesSchema),
+            recurrence: Recurrence,
+            target: Type.Optional(Target),
+          },
           { additionalProperties: false },
         ),
         response: { 201: Mission, ...errorResponses(400, 401, 403, 404, 409) },
@@ -279,7 +297,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Change a mission title or target (key and recurrence are fixed)',
         params: MissionParams,
         body: Type.Object(
-          { title: Type.Optional(Title), target: Type.Optional(Target) },
+          { title: Type.Optional(Title), titles: Type.Optional(TitlesSchema), target: Type.Optional(Target) },
           { additionalProperties: false, minProperties: 1 },
         ),
         response: { 200: Mission, ...errorResponses(400, 401, 403, 404) },

@@ -184,6 +184,12 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({
           returnTo: Type.Optional(Type.String({ maxLength: 512 })),
           browserType: BrowserTypeQuery,
+          prompt: Type.Optional(
+            Type.Literal('login', {
+              description:
+                'login: the provider asks for the login again (after a sign-out, to switch accounts)',
+            }),
+          ),
         }),
         response: { ...redirect, ...errorResponses(400, 503) },
       },

@@ -6,7 +6,8 @@ import { listClaims } from '../../claims/service.ts';
 import { withChainTransactions } from '../../chain/claim-transactions.ts';
 import { listTickets } from '../../draws/tickets.ts';
 import { balancesOf } from '../../payout/ledger.ts';
-import { missionsOf, ticketsNotReceived } from '../../me/missions.ts';
+import { missionsOf, ticketsNotReceived, withMissionTitlesIn } from '../../me/missions.ts';
+import { LangQuery, readerLanguage } from '../../catalog/titles.ts';
 import { Balance } from './admin.ts';
 
 const ClaimStatus = Type.Union([
@@ -72,13 +73,20 @@ export const rewardsMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['user'],
         summary:
           "My missions in the active promotions of every linked partner, with this period's progress and check-in streaks",
+        querystring: Type.Object({ lang: LangQuery }, { additionalProperties: false }),
         response: {
           200: Type.Object({ items: Type.Array(MyMission), streaks: Type.Array(MyStreak) }),
           ...errorResponses(401),
         },
       },
     },
-    async (request) => missionsOf(db, request.account.id, app.deps.clock.now()),
+    async (request) =>
+      missionsOf(
+        db,
+        request.account.id,
+        app.deps.clock.now(),
+        readerLanguage(request.query.lang, request.headers['accept-language']),
+      ),
   );
   app.get(
     '/claims',
@@ -162,6 +170,7 @@ export const rewardsMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
             filter: Type.Optional(
               Type.Union([Type.Literal('NOT_RECEIVED'), Type.Literal('RECEIVED'), Type.Literal('DRAWN')]),
             ),
+            lang: LangQuery,
           },
           { additionalProperties: false },
         ),
@@ -186,13 +195,14 @@ export const rewardsMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const filter = request.query.filter;
+      const lang = readerLanguage(request.query.lang, request.headers['accept-language']);
       if (filter === 'NOT_RECEIVED') {
         const links = await db
           .selectFrom('user_mappings')
           .select(['partner_id', 'partner_uid'])
           .where('account_id', '=', request.account.id)
           .execute();
-        const missing = await ticketsNotReceived(db, links, app.deps.clock.now());
+        const missing = await ticketsNotReceived(db, links, app.deps.clock.now(), lang);
         return {
           items: missing.map(
             ({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt }) => ({
@@ -208,7 +218,11 @@ export const rewardsMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ),
         };
       }
-      const items = await listTickets(db, { accountId: request.account.id, status: filter }, 500, 0);
+      const items = await withMissionTitlesIn(
+        db,
+        await listTickets(db, { accountId: request.account.id, status: filter }, 500, 0),
+        lang,
+      );
       return {
         items: items.map(({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt }) => ({
           id,

@@ -1,9 +1,11 @@
 // The wallet rewards on a chain are paid to: bound by signing a one-time Sign-In with Ethereum
 // message with the browser's wallet (EIP-1193 personal_sign), shown, and rebound the same way.
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { apiRequest, ApiError, query } from '../shared/api.ts';
-import { formatDateTime } from '../shared/format.ts';
 import { ErrorNotice, useLoad } from '../shared/ui.tsx';
+import { currentLanguage } from './i18n.ts';
+import { formatDateTime } from './locale-format.ts';
 
 interface BoundWallet {
   address: string;
@@ -45,6 +47,8 @@ async function signAndBind(wallet: Eip1193Provider): Promise<void> {
 }
 
 export function WalletPanel() {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage(i18n);
   const current = useLoad(
     (signal) =>
       apiRequest<BoundWallet>('GET', '/v1/me/wallet', { signal }).catch((error: unknown) => {
@@ -72,17 +76,17 @@ export function WalletPanel() {
   const bound = current.data ?? null;
   return (
     <section aria-labelledby="wallet-heading" className="panel">
-      <h2 id="wallet-heading">My wallet</h2>
+      <h2 id="wallet-heading">{t('wallet.heading')}</h2>
       {bound ? (
         <p>
-          Token rewards are paid to{' '}
+          {t('wallet.paidTo')}{' '}
           <code className="address" data-testid="wallet-address">
             {bound.address}
           </code>{' '}
-          <span className="muted">since {formatDateTime(bound.boundAt)}</span>
+          <span className="muted">{t('wallet.since', { date: formatDateTime(bound.boundAt, lang) })}</span>
         </p>
       ) : current.loading ? null : (
-        <p className="muted">No wallet yet: token rewards wait until you connect one.</p>
+        <p className="muted">{t('wallet.none')}</p>
       )}
       {wallet ? (
         <button
@@ -91,14 +95,12 @@ export function WalletPanel() {
           disabled={binding}
           onClick={() => void bind()}
         >
-          {binding ? 'Waiting for your wallet…' : bound ? 'Use another wallet' : 'Connect wallet'}
+          {binding ? t('wallet.waiting') : bound ? t('wallet.another') : t('wallet.connect')}
         </button>
       ) : (
-        <p className="muted">
-          Open this page in a browser with a wallet (an EIP-1193 wallet such as MetaMask) to connect one.
-        </p>
+        <p className="muted">{t('wallet.noBrowserWallet')}</p>
       )}
-      <ErrorNotice error={failure ?? current.error} title="Wallet not connected" />
+      <ErrorNotice error={failure ?? current.error} title={t('wallet.failed')} />
     </section>
   );
 }

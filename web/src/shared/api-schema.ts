@@ -3445,6 +3445,14 @@ export interface paths {
               partnerId: string;
               promotionId: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -3512,7 +3520,15 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            title: string;
+            title?: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
           };
         };
       };
@@ -3529,6 +3545,14 @@ export interface paths {
               partnerId: string;
               promotionId: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -3657,6 +3681,14 @@ export interface paths {
                 recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
                 target: number | null;
                 title: string;
+                /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+                titles: {
+                  en?: string;
+                  ja?: string;
+                  ko?: string;
+                  th?: string;
+                  'zh-TW'?: string;
+                };
                 updatedAt: string;
               }[];
             };
@@ -3736,6 +3768,14 @@ export interface paths {
             /** @description When set, a completion must report metadata.current >= target */
             target?: number | null;
             title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
           };
         };
       };
@@ -3755,6 +3795,14 @@ export interface paths {
               recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
               target: number | null;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -4420,6 +4468,14 @@ export interface paths {
               recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
               target: number | null;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -4490,6 +4546,14 @@ export interface paths {
             /** @description When set, a completion must report metadata.current >= target */
             target?: number | null;
             title?: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
           };
         };
       };
@@ -4509,6 +4573,14 @@ export interface paths {
               recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
               target: number | null;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -5977,6 +6049,14 @@ export interface paths {
                 status: 'ACTIVE' | 'INACTIVE';
                 timezone: string;
                 title: string;
+                /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+                titles: {
+                  en?: string;
+                  ja?: string;
+                  ko?: string;
+                  th?: string;
+                  'zh-TW'?: string;
+                };
                 type: 'COMPOSITE' | 'DAILY_CHECK';
                 updatedAt: string;
               }[];
@@ -6054,6 +6134,14 @@ export interface paths {
             /** @description IANA time zone, e.g. Asia/Seoul */
             timezone: string;
             title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
             type: 'COMPOSITE' | 'DAILY_CHECK';
           };
         };
@@ -6075,6 +6163,14 @@ export interface paths {
               status: 'ACTIVE' | 'INACTIVE';
               timezone: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               type: 'COMPOSITE' | 'DAILY_CHECK';
               updatedAt: string;
             };
@@ -6588,6 +6684,14 @@ export interface paths {
               status: 'ACTIVE' | 'INACTIVE';
               timezone: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               type: 'COMPOSITE' | 'DAILY_CHECK';
               updatedAt: string;
             };
@@ -6665,6 +6769,14 @@ export interface paths {
             /** @description IANA time zone, e.g. Asia/Seoul */
             timezone?: string;
             title?: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
             type?: 'COMPOSITE' | 'DAILY_CHECK';
           };
         };
@@ -6686,6 +6798,14 @@ export interface paths {
               status: 'ACTIVE' | 'INACTIVE';
               timezone: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               type: 'COMPOSITE' | 'DAILY_CHECK';
               updatedAt: string;
             };
@@ -6833,6 +6953,14 @@ export interface paths {
                 partnerId: string;
                 promotionId: string;
                 title: string;
+                /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+                titles: {
+                  en?: string;
+                  ja?: string;
+                  ko?: string;
+                  th?: string;
+                  'zh-TW'?: string;
+                };
                 updatedAt: string;
               }[];
             };
@@ -6904,6 +7032,14 @@ export interface paths {
         content: {
           'application/json': {
             title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles?: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
           };
         };
       };
@@ -6920,6 +7056,14 @@ export interface paths {
               partnerId: string;
               promotionId: string;
               title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
               updatedAt: string;
             };
           };
@@ -9050,6 +9194,8 @@ export interface paths {
            * @example MINI
            */
           browserType?: string;
+          /** @description login: the provider asks for the login again (after a sign-out, to switch accounts) */
+          prompt?: 'login';
           returnTo?: string;
         };
         header?: never;
@@ -9412,7 +9558,10 @@ export interface paths {
     /** My missions in the active promotions of every linked partner, with this period's progress and check-in streaks */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description The reader's language (en, ko, ja, zh-TW, th); titles come in it when the operator gave one. Else Accept-Language, else the default title */
+          lang?: string;
+        };
         header?: never;
         path?: never;
         cookie?: never;
@@ -9589,6 +9738,8 @@ export interface paths {
       parameters: {
         query?: {
           filter?: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
+          /** @description The reader's language (en, ko, ja, zh-TW, th); titles come in it when the operator gave one. Else Accept-Language, else the default title */
+          lang?: string;
         };
         header?: never;
         path?: never;
