@@ -86,8 +86,11 @@ describe.skipIf(!runBrowser)('the partner platform in the browser', () => {
         // The page asks the deployment which it is before deciding: wait for that answer, then look.
         const answer = page.waitForResponse((r) => r.url().endsWith('/v1/environment'));
         await page.goto(`${production.base}${pagePath}`);
-        expect(await (await answer).json()).toEqual({ environment: 'production' });
+        expect((await answer).status()).toBe(200);
         await page.waitForLoadState('networkidle');
+        expect(await page.evaluate(() => fetch('/v1/environment').then((r) => r.json()))).toEqual({
+          environment: 'production',
+        });
         expect(await banner.count()).toBe(0);
       }
     } finally {

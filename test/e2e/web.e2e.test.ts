@@ -201,7 +201,8 @@ describe.skipIf(!runBrowser)('the console and the mission page in a real browser
     await page.getByRole('button', { name: 'Create API key' }).click();
     const temporaryKey = await page.getByLabel(/New API key/).inputValue();
     page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: `Revoke key ${temporaryKey.slice(0, 10)}` }).click();
+    // The console names a key by its first 13 characters: 'mrk_test_' and four random ones.
+    await page.getByRole('button', { name: `Revoke key ${temporaryKey.slice(0, 13)}` }).click();
     await expect
       .poll(
         async () =>
