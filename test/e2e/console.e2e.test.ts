@@ -327,7 +327,11 @@ describe.skipIf(!runBrowser)('the operator console', () => {
         (r) => r.method() === 'POST' && r.url().endsWith('/mission-groups'),
       );
       await page.getByRole('button', { name: 'Add group' }).click();
-      return (await request).postDataJSON() as Record<string, unknown>;
+      const sent = await request;
+      // The form clears itself once the answer is in: wait for that, or the next fill is cleared.
+      await sent.response();
+      await expect.poll(() => page.getByLabel('Group title').inputValue()).toBe('');
+      return sent.postDataJSON() as Record<string, unknown>;
     };
     expect(await addGroup('Weekly')).toEqual({ title: 'Weekly' });
     expect(await addGroup('Weekend', '주말')).toEqual({ title: 'Weekend', titles: { ko: '주말' } });
