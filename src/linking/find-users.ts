@@ -2,6 +2,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { getPartner } from '../partners/service.ts';
+import type { findMappingWithAccount } from './store.ts';
+import { mappingsWithAccounts } from './store.ts';
+
+type MappingWithAccount = NonNullable<Awaited<ReturnType<typeof findMappingWithAccount>>>;
 
 export interface LinkedUser {
   partnerId: string;
@@ -18,25 +22,16 @@ export async function findUsersByAccount(
   accountId: string,
 ): Promise<LinkedUser[]> {
   await getPartner(db, partnerId);
-  const rows = await db
-    .selectFrom('user_mappings as m')
-    .innerJoin('platform_accounts as a', 'a.id', 'm.account_id')
-    .select([
-      'm.partner_id',
-      'm.partner_uid',
-      'm.region',
-      'm.created_at',
-      'a.id as account_id',
-      'a.issuer',
-      'a.subject',
-      'a.display_name',
-      'a.created_at as account_created_at',
-    ])
-    .where('m.partner_id', '=', partnerId)
+  const rows = await mappingsWithAccounts(db, partnerId)
     .where('m.account_id', '=', accountId)
     .orderBy('m.partner_uid')
     .execute();
-  return rows.map((row) => ({
+  return rows.map(linkedUserView);
+}
+
+/** A mapping row joined with its account, as operators see it. */
+export function linkedUserView(row: MappingWithAccount): LinkedUser {
+  return {
     partnerId: row.partner_id,
     partnerUid: row.partner_uid,
     region: row.region,
@@ -48,5 +43,5 @@ export async function findUsersByAccount(
       displayName: row.display_name,
       createdAt: row.account_created_at.toISOString(),
     },
-  }));
+  };
 }

@@ -193,7 +193,8 @@ export async function deleteMapping(db: Kysely<DB>, partnerId: string, partnerUi
   return (await query.execute(db)).rows[0];
 }
 
-export async function findMappingWithAccount(db: Kysely<DB>, partnerId: string, partnerUid: string) {
+/** A partner's mappings with their platform accounts (the operator's view of a linked user). */
+export function mappingsWithAccounts(db: Kysely<DB>, partnerId: string) {
   return db
     .selectFrom('user_mappings as m')
     .innerJoin('platform_accounts as a', 'a.id', 'm.account_id')
@@ -208,7 +209,9 @@ export async function findMappingWithAccount(db: Kysely<DB>, partnerId: string, 
       'a.display_name',
       'a.created_at as account_created_at',
     ])
-    .where('m.partner_id', '=', partnerId)
-    .where('m.partner_uid', '=', partnerUid)
-    .executeTakeFirst();
+    .where('m.partner_id', '=', partnerId);
+}
+
+export async function findMappingWithAccount(db: Kysely<DB>, partnerId: string, partnerUid: string) {
+  return mappingsWithAccounts(db, partnerId).where('m.partner_uid', '=', partnerUid).executeTakeFirst();
 }

@@ -4,9 +4,11 @@ import { Type } from 'typebox';
 import { errorResponses, Id, PartnerUid, sendEmpty } from '../../http/schemas.ts';
 import { getPartner } from '../../partners/service.ts';
 import { mappingNotFound } from '../../error-factories.ts';
+import { linkedUserView } from '../find-users.ts';
 import { deleteMapping, findMappingWithAccount } from '../store.ts';
 
-const Mapping = Type.Object({
+/** A linked user as operators see it: the mapping and its platform account. */
+export const Mapping = Type.Object({
   partnerId: Type.String(),
   partnerUid: Type.String(),
   region: Type.String(),
@@ -42,19 +44,7 @@ export const linkingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await getPartner(database.db, partnerId);
       const row = await findMappingWithAccount(database.db, partnerId, partnerUid);
       if (!row) throw mappingNotFound(partnerUid);
-      return {
-        partnerId: row.partner_id,
-        partnerUid: row.partner_uid,
-        region: row.region,
-        linkedAt: row.created_at.toISOString(),
-        account: {
-          id: row.account_id,
-          issuer: row.issuer,
-          subject: row.subject,
-          displayName: row.display_name,
-          createdAt: row.account_created_at.toISOString(),
-        },
-      };
+      return linkedUserView(row);
     },
   );
 

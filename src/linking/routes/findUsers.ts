@@ -3,20 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, Id } from '../../http/schemas.ts';
 import { findUsersByAccount } from '../find-users.ts';
-
-const LinkedUser = Type.Object({
-  partnerId: Type.String(),
-  partnerUid: Type.String(),
-  region: Type.String(),
-  linkedAt: Type.String(),
-  account: Type.Object({
-    id: Type.String(),
-    issuer: Type.String(),
-    subject: Type.String({ description: "The login provider's user id (LINE: the user's LINE id)" }),
-    displayName: Type.Union([Type.String(), Type.Null()]),
-    createdAt: Type.String(),
-  }),
-});
+import { Mapping } from './admin.ts';
 
 export const findUsersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { database } = app.deps;
@@ -29,7 +16,7 @@ export const findUsersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "A partner's users linked to one platform account",
         params: Type.Object({ partnerId: Id('Partner id') }),
         querystring: Type.Object({ account: Id('Platform account id') }, { additionalProperties: false }),
-        response: { 200: Type.Object({ items: Type.Array(LinkedUser) }), ...errorResponses(400, 401, 404) },
+        response: { 200: Type.Object({ items: Type.Array(Mapping) }), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => ({
