@@ -10,7 +10,7 @@ import { AppError, appError } from '../errors.ts';
 import { digestsEqual, newId, newSecret, sha256Hex } from '../domain/ids.ts';
 import { canonicalRegion } from '../domain/regions.ts';
 import { matchRedirectUrl, safeReturnUrl, withOutcome, withParam } from '../domain/redirect-url.ts';
-import { findPartner } from '../partners/service.ts';
+import { findPartner, getPartner } from '../partners/service.ts';
 import type { LoginClient } from './oidc.ts';
 import { Coalescer } from '../db/coalescer.ts';
 import type { CoalescerGroup } from '../db/coalescer.ts';
@@ -364,4 +364,39 @@ export async function connect(
     }
     return { created };
   });
+}
+
+/** The signed-in account and its linked partner users; a session of an account gone is no session. */
+export async function signedInAccount(db: Kysely<DB>, accountId: string) {
+  const found = await store.findAccountWithMappings(db, accountId);
+  if (!found) throw appError('USER_UNAUTHORIZED', 'sign in to the reward platform first');
+  return found;
+}
+
+/** A partner user's mapping with its platform account (operators). */
+export async function mappingWithAccount(db: Kysely<DB>, partnerId: string, partnerUid: string) {
+  await getPartner(db, partnerId);
+  const row = await store.findMappingWithAccount(db, partnerId, partnerUid);
+  if (!row) throw appError('NOT_FOUND_MAPPING', `partner user '${partnerUid}' is not linked`);
+  return {
+    partnerId: row.partner_id,
+    partnerUid: row.partner_uid,
+    region: row.region,
+    linkedAt: row.created_at.toISOString(),
+    account: {
+      id: row.account_id,
+      issuer: row.issuer,
+      subject: row.subject,
+      displayName: row.display_name,
+      createdAt: row.account_created_at.toISOString(),
+    },
+  };
+}
+
+/** Unlinks a partner user (with its user.unlinked webhook messages); the removed mapping's account id. */
+export async function unlink(db: Kysely<DB>, clock: Clock, partnerId: string, partnerUid: string) {
+  await getPartner(db, partnerId);
+  const removed = await store.deleteMapping(db, partnerId, partnerUid, clock.now());
+  if (!removed) throw appError('NOT_FOUND_MAPPING', `partner user '${partnerUid}' is not linked`);
+  return { accountId: removed.account_id };
 }

@@ -7,12 +7,22 @@ import { periodKeyFor } from '../domain/periods.ts';
 import { previousDate } from '../domain/streaks.ts';
 
 export async function missionsOf(db: Kysely<DB>, accountId: string, now: Date) {
-  const links = await db
+  const links = await linksOf(db, accountId);
+  return { items: await missionsFor(db, links, now), streaks: await streaksOf(db, accountId, now) };
+}
+
+/** The partner users an account is linked as. */
+function linksOf(db: Kysely<DB>, accountId: string) {
+  return db
     .selectFrom('user_mappings')
     .select(['partner_id', 'partner_uid'])
     .where('account_id', '=', accountId)
     .execute();
-  return { items: await missionsFor(db, links, now), streaks: await streaksOf(db, accountId, now) };
+}
+
+/** The account's lucky-draw missions of this period without a ticket (TicketFilter NOT_RECEIVED). */
+export async function ticketsNotReceivedOf(db: Kysely<DB>, accountId: string, now: Date) {
+  return ticketsNotReceived(db, await linksOf(db, accountId), now);
 }
 
 /** Lucky-draw missions of this period for which the partner users hold no ticket (TicketFilter NOT_RECEIVED). */
