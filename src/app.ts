@@ -30,9 +30,12 @@ import { completionHandler, loadCompletionContext } from './claims/completion.ts
 import type { CompletionContextOf } from './claims/completion.ts';
 import { completionsInOneStatement } from './claims/fixed-completions.ts';
 import { releaseWaitingClaims } from './claims/deferred-rewards.ts';
-import { rewardsAdminRoutes } from './rewards/routes/admin.ts';
-import { rewardsMeRoutes } from './rewards/routes/me.ts';
-import { drawAdminRoutes, drawPublicRoutes } from './rewards/routes/draws.ts';
+import { budgetAdminRoutes } from './budgets/routes/index.ts';
+import { claimAdminRoutes } from './claims/routes/index.ts';
+import { drawAdminRoutes, drawPublicRoutes } from './draws/routes/index.ts';
+import { accountAdminRoutes, meReadRoutes } from './me/routes/index.ts';
+import { ticketsNotReceived } from './me/missions.ts';
+import { withChainTransactions } from './chain/claim-transactions.ts';
 import { reportRoutes } from './reports/routes/index.ts';
 import { chainAdminRoutes } from './chain/routes/admin.ts';
 import { meWalletRoutes } from './chain/routes/me-wallet.ts';
@@ -124,7 +127,7 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
 
   const publicRoutes: ServerWiring['publicRoutes'] = [
     { plugin: loginRoutes as FastifyPluginAsync, prefix: '/v1' },
-    { plugin: drawPublicRoutes as FastifyPluginAsync, prefix: '/v1' },
+    { plugin: drawPublicRoutes, prefix: '/v1' },
   ];
   if (login.dev) publicRoutes.push({ plugin: devProviderRoutes(login.dev) });
   return {
@@ -155,9 +158,13 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
         progressAdminRoutes,
         linkingAdminRoutes,
         findUsersRoutes,
-        rewardsAdminRoutes,
+        budgetAdminRoutes,
+        // Claim listings show each claim's chain transaction; claims itself stays unaware of chains.
+        claimAdminRoutes(withChainTransactions),
+        accountAdminRoutes,
         reportRoutes,
-        drawAdminRoutes,
+        // The tickets a partner user has not received come from the user's missions (me).
+        drawAdminRoutes(ticketsNotReceived),
         chainAdminRoutes,
         ...webhookAdminRoutes,
         listAuditEventsRoute,
@@ -165,7 +172,7 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
     },
     user: {
       accountOfSession: (sessionId) => resolveSession(db, clock, sessionId),
-      routes: [meRoutes, rewardsMeRoutes, revokeAllSessionsRoutes, meWalletRoutes] as FastifyPluginAsync[],
+      routes: [meRoutes, meReadRoutes, revokeAllSessionsRoutes, meWalletRoutes] as FastifyPluginAsync[],
     },
   };
 }

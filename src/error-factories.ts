@@ -107,6 +107,10 @@ export const invalidRedirectUrlEntry = (entry: string) =>
     undefined,
     { field: 'redirectUrls' },
   );
+export const ticketsNotReceivedNeedsUser = () =>
+  make('VALIDATION_FAILED', 'filter=NOT_RECEIVED is per user: give partnerId and partnerUid', undefined, {
+    field: 'querystring.partnerUid',
+  });
 /** `why` says which environment the key belongs to and which one it reached. */
 export const apiKeyWrongEnvironment = (why: string) => make('API_KEY_WRONG_ENVIRONMENT', why);
 

@@ -74,7 +74,10 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['operations'],
         summary: 'The database answers promptly, no work is stuck and payouts move',
-        response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(503) },
+        response: {
+          200: Type.Object({ status: Type.Literal('ready') }),
+          ...errorResponses('SERVICE_UNAVAILABLE'),
+        },
       },
     },
     async (request, reply) => {

@@ -2,19 +2,44 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import type { FastifyReply } from 'fastify';
+import { ERRORS } from '../errors.ts';
+import type { ErrorName } from '../errors.ts';
+
+/** Marks a response schema with the error names it stands for (read by src/http/openapi.ts). */
+export const ERROR_NAMES_KEY = 'x-error-names';
 
 export const ErrorBody = Type.Object(
   {
-    code: Type.Integer({ description: 'Numeric error code; see docs/errors.md', examples: [1201] }),
-    name: Type.String({ examples: ['NOT_FOUND_MISSION'] }),
-    message: Type.String({ examples: ["no mission 'daily-login' for this partner"] }),
+    code: Type.Integer({ description: 'Numeric error code; see GET /docs/errors', examples: [1201] }),
+    name: Type.String({ description: 'The error name', examples: ['NOT_FOUND_MISSION'] }),
+    message: Type.String({
+      description: 'What went wrong, for people',
+      examples: ["no mission 'daily-login' for this partner"],
+    }),
   },
   { $id: 'ErrorBody', additionalProperties: true, description: 'The body of every error response.' },
 );
 
-/** Error responses a route may give, for the OpenAPI document. */
-export function errorResponses<S extends number>(...statuses: S[]): Record<S, typeof ErrorBody> {
-  return Object.fromEntries(statuses.map((status) => [status, ErrorBody])) as Record<S, typeof ErrorBody>;
+type StatusOf<N extends ErrorName> = (typeof ERRORS)[N]['status'];
+
+/**
+ * The errors (catalog names) an operation may answer besides those every request and its scope can
+ * give (src/http/openapi.ts adds those): one response per HTTP status, each naming its codes.
+ */
+export function errorResponses<N extends ErrorName>(...names: N[]): Record<StatusOf<N>, typeof ErrorBody> {
+  const byStatus = new Map<number, ErrorName[]>();
+  for (const name of names)
+    byStatus.set(ERRORS[name].status, [...(byStatus.get(ERRORS[name].status) ?? []), name]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, group]) => [
+      status,
+      Type.Object(ErrorBody.properties, {
+        additionalProperties: true,
+        description: group.join(', '),
+        [ERROR_NAMES_KEY]: group,
+      }),
+    ]),
+  ) as Record<StatusOf<N>, typeof ErrorBody>;
 }
 
 /** Answers with a status and no body at all (the spec's "empty body"), not the JSON text null. */
@@ -35,6 +60,22 @@ export const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ListQuery = Static<typeof ListQuery>;
+
+/** A decimal amount in whole units of an asset (e.g. 100.5). */
+export const Decimal = (description: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 120,
+    pattern: '^[0-9]+(\\.[0-9]+)?$',
+    description,
+    examples: ['100.5'],
+  });
+
+/** limit and offset of the listings that take filters too. */
+export const Paging = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+};
 
 export const EmptyResponse = Type.Null({ description: 'Empty body.' });
 

@@ -5,6 +5,8 @@ import Fastify from 'fastify';
 import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { ERROR_CATALOG_PATH, TAGS, transformDocument, transformRoute } from './openapi.ts';
+import { errorCatalogRoute } from './error-catalog.ts';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Config } from '../config.ts';
@@ -189,6 +191,12 @@ export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<Ser
 
   await app.register(cookie);
   await app.register(swagger, {
+    // Operation ids, error responses per status, components and enums (src/http/openapi.ts).
+    transform: transformRoute,
+    transformObject: (documents) =>
+      'openapiObject' in documents
+        ? (transformDocument({ openapiObject: documents.openapiObject as Record<string, unknown> }) as never)
+        : documents.swaggerObject,
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -196,10 +204,13 @@ export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<Ser
         version: '1.0.0',
         description:
           'Partner API (link check, login redirect, connect, achieve), operator API under /admin/v1. ' +
-          'Every error has the body {code, name, message}; see docs/errors.md.',
+          'Every error has the body {code, name, message}; every code, with what it means and what to ' +
+          `do, is listed at ${ERROR_CATALOG_PATH} (x-error-catalog).`,
+        contact: { name: 'Mission Reward Service operators' },
       },
       // Both environments' base addresses (docs/environments.md); this deployment's first.
       servers: environmentServers(config),
+      tags: [...TAGS],
       components: {
         securitySchemes: {
           partnerId: { type: 'apiKey', in: 'header', name: 'X-Partner-Id' },
@@ -211,6 +222,7 @@ export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<Ser
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(errorCatalogRoute);
 
   await app.register(publicRoutes);
   for (const { plugin, prefix } of wiring.publicRoutes)

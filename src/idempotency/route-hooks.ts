@@ -18,7 +18,7 @@ import {
   idempotencyKeyNotAccepted,
   idempotencyKeyReused,
 } from '../error-factories.ts';
-import { ErrorBody } from '../http/schemas.ts';
+import { ERROR_NAMES_KEY, errorResponses } from '../http/schemas.ts';
 import type { ScopePartner } from '../http/partner-scope.ts';
 import type { ScopeAdmin } from '../http/admin-scope.ts';
 import { parseIdempotencyKey, requestFingerprint } from './request-key.ts';
@@ -212,8 +212,17 @@ function documentHeader(route: RouteOptions): void {
   const schema = (route.schema ?? {}) as Record<string, unknown>;
   const headers = (schema.headers as Schema | undefined) ?? Type.Object({});
   const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
-  response[409] ??= ErrorBody;
-  response[422] ??= ErrorBody;
+  // The key's errors join the route's own under their statuses (errorResponses, src/http/openapi.ts).
+  const keyErrors = errorResponses(
+    'IDEMPOTENCY_KEY_INVALID',
+    'IDEMPOTENCY_KEY_IN_USE',
+    'IDEMPOTENCY_KEY_REUSED',
+  );
+  for (const [status, body] of Object.entries(keyErrors) as unknown as Array<[string, Schema]>) {
+    const own = (response[status] as Schema | undefined)?.[ERROR_NAMES_KEY];
+    const names = [...(Array.isArray(own) ? own : []), ...(body[ERROR_NAMES_KEY] as string[])];
+    response[status] = { ...body, [ERROR_NAMES_KEY]: names };
+  }
   route.schema = {
     ...schema,
     headers: { ...headers, properties: { ...headers.properties, [HEADER]: IdempotencyKeyHeader } },

@@ -13,6 +13,7 @@ import {
   invalidRegion,
   invalidReturnPath,
   liffNotConfigured,
+  mappingNotFound,
   loginInOtherBrowser,
   loginNotForLiff,
   loginPartnerInvalid,
@@ -24,11 +25,13 @@ import {
   mappingTokenWrongPartner,
   partnerUserLinkedElsewhere,
   redirectUrlNotRegistered,
+  userUnauthorized,
 } from '../error-factories.ts';
+import { linkedUserView } from './find-users.ts';
 import { digestsEqual, newId, newSecret, sha256Hex } from '../domain/ids.ts';
 import { canonicalRegion } from '../domain/regions.ts';
 import { matchRedirectUrl, safeReturnUrl, withOutcome, withParam } from '../domain/redirect-url.ts';
-import { findPartner } from '../partners/service.ts';
+import { findPartner, getPartner } from '../partners/service.ts';
 import type { LoginClient } from './oidc.ts';
 import { Coalescer } from '../db/coalescer.ts';
 import type { CoalescerGroup } from '../db/coalescer.ts';
@@ -367,4 +370,27 @@ export async function connect(
     }
     return { created };
   });
+}
+
+/** The signed-in account and its linked partner users; a session of an account gone is no session. */
+export async function signedInAccount(db: Kysely<DB>, accountId: string) {
+  const found = await store.findAccountWithMappings(db, accountId);
+  if (!found) throw userUnauthorized();
+  return found;
+}
+
+/** A partner user's mapping with its platform account (operators). */
+export async function mappingWithAccount(db: Kysely<DB>, partnerId: string, partnerUid: string) {
+  await getPartner(db, partnerId);
+  const row = await store.findMappingWithAccount(db, partnerId, partnerUid);
+  if (!row) throw mappingNotFound(partnerUid);
+  return linkedUserView(row);
+}
+
+/** Unlinks a partner user (with its user.unlinked webhook messages); the removed mapping's account id. */
+export async function unlink(db: Kysely<DB>, clock: Clock, partnerId: string, partnerUid: string) {
+  await getPartner(db, partnerId);
+  const removed = await store.deleteMapping(db, partnerId, partnerUid, clock.now());
+  if (!removed) throw mappingNotFound(partnerUid);
+  return { accountId: removed.account_id };
 }

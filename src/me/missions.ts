@@ -10,15 +10,25 @@ import type { Language } from '../catalog/titles.ts';
 
 /** `lang`: the reader's language (catalog/titles.ts readerLanguage); titles come in it when given. */
 export async function missionsOf(db: Kysely<DB>, accountId: string, now: Date, lang?: Language) {
-  const links = await db
-    .selectFrom('user_mappings')
-    .select(['partner_id', 'partner_uid'])
-    .where('account_id', '=', accountId)
-    .execute();
+  const links = await linksOf(db, accountId);
   return {
     items: await missionsFor(db, links, now, lang),
     streaks: await streaksOf(db, accountId, now, lang),
   };
+}
+
+/** The partner users an account is linked as. */
+function linksOf(db: Kysely<DB>, accountId: string) {
+  return db
+    .selectFrom('user_mappings')
+    .select(['partner_id', 'partner_uid'])
+    .where('account_id', '=', accountId)
+    .execute();
+}
+
+/** The account's lucky-draw missions of this period without a ticket (TicketFilter NOT_RECEIVED). */
+export async function ticketsNotReceivedOf(db: Kysely<DB>, accountId: string, now: Date, lang?: Language) {
+  return ticketsNotReceived(db, await linksOf(db, accountId), now, lang);
 }
 
 /** Lucky-draw missions of this period for which the partner users hold no ticket (TicketFilter NOT_RECEIVED). */

@@ -14,221 +14,7 @@ export interface paths {
      * Report mission progress or completion (upsert)
      * @description Looks the mission up by missionKey, checks the report and stores it; the first completion of a period pays the mission's reward. Callers must come from the partner's allow-listed addresses.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Completion state; once true has been stored it stays true */
-            completed: boolean;
-            metadata?: {
-              /** @description Current progress value */
-              current?: number;
-              /** @description Maximum target value (progress gauge) */
-              target?: number;
-            };
-            /**
-             * @description Mission key, unique per partner: letters, digits and . _ : -
-             * @example daily-login
-             */
-            missionKey: string;
-            /**
-             * @description The partner's own identifier of the user
-             * @example user-1234
-             */
-            partnerUid: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Empty body: saved and committed */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    post: operations['achieve'];
     delete?: never;
     options?: never;
     head?: never;
@@ -242,99 +28,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Check whether a partner user is linked */
-    get: {
-      parameters: {
-        query: {
-          /**
-           * @description The partner's own identifier of the user
-           * @example user-1234
-           */
-          partnerUid: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description true if linked */
-              result: boolean;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Check whether a partner user is linked
+     * @description Check whether a partner user is linked. Partner API: the X-Partner-Id and X-Api-Key headers. Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 PARTNER_UNAUTHORIZED (3100), 401 API_KEY_WRONG_ENVIRONMENT (3950), 403 PARTNER_DISABLED (3104), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['checkLink'];
     put?: never;
     post?: never;
     delete?: never;
@@ -354,75 +52,7 @@ export interface paths {
      * Login redirect: send the browser here to link its user (no headers)
      * @description Redirects at once to the login. After the login the browser returns to redirectUrl with `token` (the one-time mapping token for connect) or `error` in the query.
      */
-    get: {
-      parameters: {
-        query: {
-          /**
-           * @description MINI, LIFF or WEB; empty means WEB
-           * @example MINI
-           */
-          browserType?: string;
-          partnerId: string;
-          /** @description One of the partner's registered redirect URLs; the query may vary */
-          redirectUrl: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Found: the Location header says where */
-        302: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    get: operations['loginRedirect'];
     put?: never;
     post?: never;
     delete?: never;
@@ -440,155 +70,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Register the user mapping with a one-time mapping token */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description The partner's own identifier of the user
-             * @example user-1234
-             */
-            partnerUid: string;
-            /**
-             * @description ISO 3166-1 alpha-2 country code
-             * @example KR
-             * @example JP
-             * @example TW
-             */
-            region: string;
-            /** @description The `token` query parameter the browser came back with */
-            token: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Empty body: the mapping exists */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Register the user mapping with a one-time mapping token
+     * @description Register the user mapping with a one-time mapping token. Partner API: the X-Partner-Id and X-Api-Key headers. Errors (bodies {code, name, message}; catalog at /docs/errors): 400 MAPPING_TOKEN_INVALID (3410), 400 MAPPING_TOKEN_EXPIRED (3411), 400 INVALID_REGION (3414), 400 IDEMPOTENCY_KEY_INVALID (3900), 403 MAPPING_TOKEN_WRONG_PARTNER (3413), 409 MAPPING_TOKEN_USED (3412), 409 PARTNER_USER_LINKED_ELSEWHERE (3415), 409 ACCOUNT_LINKED_ELSEWHERE (3416), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 PARTNER_UNAUTHORIZED (3100), 401 API_KEY_WRONG_ENVIRONMENT (3950), 403 PARTNER_DISABLED (3104), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['connect'];
     delete?: never;
     options?: never;
     head?: never;
@@ -598,7 +84,28 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: never;
+  schemas: {
+    /** @description The body of every error response. */
+    ErrorBody: {
+      /**
+       * @description Numeric error code; see GET /docs/errors
+       * @example 1201
+       */
+      code: number;
+      /**
+       * @description What went wrong, for people
+       * @example no mission 'daily-login' for this partner
+       */
+      message: string;
+      /**
+       * @description The error name
+       * @example NOT_FOUND_MISSION
+       */
+      name: string;
+    } & {
+      [key: string]: unknown;
+    };
+  };
   responses: never;
   parameters: never;
   requestBodies: never;
@@ -606,4 +113,394 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  achieve: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Completion state; once true has been stored it stays true */
+          completed: boolean;
+          metadata?: {
+            /** @description Current progress value */
+            current?: number;
+            /** @description Maximum target value (progress gauge) */
+            target?: number;
+          };
+          /**
+           * @description Mission key, unique per partner: letters, digits and . _ : -
+           * @example daily-login
+           */
+          missionKey: string;
+          /**
+           * @description The partner's own identifier of the user
+           * @example user-1234
+           */
+          partnerUid: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Empty body: saved and committed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3100 PARTNER_UNAUTHORIZED: X-Partner-Id or X-Api-Key is missing, unknown, wrong or revoked; send valid partner credentials. 3950 API_KEY_WRONG_ENVIRONMENT: The API key belongs to the other environment (mrk_test_ vs mrk_live_); use this deployment's key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3101 IP_NOT_ALLOWED: The request comes from an address outside the partner's allow-list; call from an allowed address or ask an operator. 3104 PARTNER_DISABLED: The credentials are right but the partner is DISABLED; ask an operator to enable it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1201 NOT_FOUND_MISSION: No mission has this id, or the partner has no mission with this missionKey; check the id or key. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3301 PROMOTION_NOT_ACTIVE: The mission's promotion is INACTIVE, so progress is not recorded; ask an operator to activate it. 3302 PROMOTION_NOT_IN_PERIOD: The report is outside the promotion's period (before startAt or from endAt); report only within it. 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3303 INVALID_MISSION_COMPLETION: completed is true but metadata.current is below the target; send the current value at or above the target. 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  checkLink: {
+    parameters: {
+      query: {
+        /**
+         * @description The partner's own identifier of the user
+         * @example user-1234
+         */
+        partnerUid: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description true if linked */
+            result: boolean;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3100 PARTNER_UNAUTHORIZED: X-Partner-Id or X-Api-Key is missing, unknown, wrong or revoked; send valid partner credentials. 3950 API_KEY_WRONG_ENVIRONMENT: The API key belongs to the other environment (mrk_test_ vs mrk_live_); use this deployment's key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3104 PARTNER_DISABLED: The credentials are right but the partner is DISABLED; ask an operator to enable it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  loginRedirect: {
+    parameters: {
+      query: {
+        /**
+         * @description MINI, LIFF or WEB; empty means WEB
+         * @example MINI
+         */
+        browserType?: string;
+        partnerId: string;
+        /** @description One of the partner's registered redirect URLs; the query may vary */
+        redirectUrl: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Found: the Location header says where */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3400 INVALID_REDIRECT_URL: redirectUrl is malformed or matches none of the partner's registered redirect URLs; register it or fix it. 3401 LOGIN_PARTNER_INVALID: The login redirect names an unknown or DISABLED partner; check partnerId. 3402 INVALID_BROWSER_TYPE: browserType is not MINI, LIFF or WEB; send one of them or leave it empty. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3405 LOGIN_PROVIDER_UNAVAILABLE: The login provider cannot be reached; retry shortly. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  connect: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The partner's own identifier of the user
+           * @example user-1234
+           */
+          partnerUid: string;
+          /**
+           * @description ISO 3166-1 alpha-2 country code
+           * @example KR
+           * @example JP
+           * @example TW
+           */
+          region: string;
+          /** @description The `token` query parameter the browser came back with */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Empty body: the mapping exists */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3410 MAPPING_TOKEN_INVALID: The mapping token was never issued by this service or is malformed; send the token the login returned. 3411 MAPPING_TOKEN_EXPIRED: The mapping token has expired; have the user log in again for a new token. 3414 INVALID_REGION: region is not an assigned ISO 3166-1 alpha-2 code; send one such as JP. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3100 PARTNER_UNAUTHORIZED: X-Partner-Id or X-Api-Key is missing, unknown, wrong or revoked; send valid partner credentials. 3950 API_KEY_WRONG_ENVIRONMENT: The API key belongs to the other environment (mrk_test_ vs mrk_live_); use this deployment's key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3413 MAPPING_TOKEN_WRONG_PARTNER: The mapping token was issued for another partner's login; use your own partner's token. 3104 PARTNER_DISABLED: The credentials are right but the partner is DISABLED; ask an operator to enable it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3412 MAPPING_TOKEN_USED: The mapping token was already used; have the user log in again for a new token. 3415 PARTNER_USER_LINKED_ELSEWHERE: This partnerUid is already linked to another platform account; unlink it first if that is intended. 3416 ACCOUNT_LINKED_ELSEWHERE: The platform account is already linked to another user of this partner; unlink that user first. 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+}

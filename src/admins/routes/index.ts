@@ -36,7 +36,7 @@ export const adminCredentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
         response: {
           201: Type.Intersect([AdminCredential, Type.Object({ secret: Type.String() })]),
-          ...errorResponses(400, 401, 403),
+          ...errorResponses(),
         },
       },
     },
@@ -52,7 +52,7 @@ export const adminCredentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: 'List admin credentials (never their secrets)',
-        response: { 200: Type.Object({ items: Type.Array(AdminCredential) }), ...errorResponses(401, 403) },
+        response: { 200: Type.Object({ items: Type.Array(AdminCredential) }), ...errorResponses() },
       },
     },
     async () => ({ items: await listAdminCredentials(database.db) }),
@@ -67,7 +67,7 @@ export const adminCredentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         summary: 'Revoke an admin credential at once',
         params: Type.Object({ credentialId: Id('Admin credential id') }),
-        response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 409) },
+        response: { 204: Type.Null(), ...errorResponses('NOT_FOUND_ADMIN_CREDENTIAL', 'LAST_OWNER') },
       },
     },
     async (request, reply) => {

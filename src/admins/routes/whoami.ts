@@ -21,7 +21,7 @@ export const whoamiRoutes: FastifyPluginAsyncTypebox = async (app) => {
             role: Type.Union([Type.Literal('OWNER'), Type.Literal('OPERATOR'), Type.Literal('VIEWER')]),
             prefix: Type.String(),
           }),
-          ...errorResponses(401),
+          ...errorResponses(),
         },
       },
     },

@@ -48,7 +48,7 @@ export const listAuditEventsRoute: FastifyPluginAsyncTypebox = async (app) => {
         ),
         response: {
           200: Type.Object({ items: Type.Array(AuditEvent), total: Type.Integer() }),
-          ...errorResponses(400, 401),
+          ...errorResponses(),
         },
       },
     },

@@ -92,7 +92,7 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false },
         ),
-        response: { 201: Network, ...errorResponses(400, 401, 403, 422, 503) },
+        response: { 201: Network, ...errorResponses('CHAIN_ID_MISMATCH', 'CHAIN_RPC_UNAVAILABLE') },
       },
     },
     async (request, reply) => reply.code(201).send(await createNetwork(db, clock, request.body)),
@@ -104,7 +104,7 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: 'List EVM networks',
-        response: { 200: Type.Object({ items: Type.Array(Network) }), ...errorResponses(401) },
+        response: { 200: Type.Object({ items: Type.Array(Network) }), ...errorResponses() },
       },
     },
     async () => ({ items: await listNetworks(db) }),
@@ -127,7 +127,10 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false },
         ),
-        response: { 201: ChainAsset, ...errorResponses(400, 401, 403, 404, 422, 503) },
+        response: {
+          201: ChainAsset,
+          ...errorResponses('NOT_FOUND_CHAIN_NETWORK', 'NOT_A_TOKEN_CONTRACT', 'CHAIN_RPC_UNAVAILABLE'),
+        },
       },
     },
     async (request, reply) => reply.code(201).send(await createChainAsset(db, clock, request.body)),
@@ -154,7 +157,16 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false },
         ),
-        response: { 201: Wallet, ...errorResponses(400, 401, 403, 404, 409, 503) },
+        response: {
+          201: Wallet,
+          ...errorResponses(
+            'INVALID_PRIVATE_KEY',
+            'NOT_FOUND_REWARD_BUDGET',
+            'NOT_A_CHAIN_BUDGET',
+            'REWARD_WALLET_EXISTS',
+            'CHAIN_RPC_UNAVAILABLE',
+          ),
+        },
       },
     },
     async (request, reply) =>
@@ -174,7 +186,10 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           "The budget's reward wallet: address, balances on chain, what it owes, a warning when it cannot cover that",
         params: Type.Object({ id: Id('Budget id') }),
-        response: { 200: WalletBalances, ...errorResponses(401, 404) },
+        response: {
+          200: WalletBalances,
+          ...errorResponses('NOT_FOUND_REWARD_BUDGET', 'NOT_FOUND_REWARD_WALLET'),
+        },
       },
     },
     async (request) => viewRewardWallet(db, request.params.id),
@@ -199,7 +214,15 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
             },
             { additionalProperties: false },
           ),
-          response: { 200: WalletBalances, ...errorResponses(400, 401, 403, 404, 409, 503) },
+          response: {
+            200: WalletBalances,
+            ...errorResponses(
+              'INVALID_AMOUNT',
+              'NOT_FOUND_REWARD_WALLET',
+              'NOT_A_DEV_CHAIN_WALLET',
+              'CHAIN_RPC_UNAVAILABLE',
+            ),
+          },
         },
       },
       async (request) => {
@@ -215,7 +238,10 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: "Compare each reward wallet's transfers on chain with its CONFIRMED payouts",
-        response: { 200: Type.Object({ items: Type.Array(Reconciliation) }), ...errorResponses(401, 503) },
+        response: {
+          200: Type.Object({ items: Type.Array(Reconciliation) }),
+          ...errorResponses('CHAIN_RPC_UNAVAILABLE'),
+        },
       },
     },
     async () => ({ items: await reconcileWallets(db) }),

@@ -28,7 +28,7 @@ export const meWalletRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
         response: {
           200: Type.Object({ message: Type.String(), nonce: Type.String(), expiresAt: Type.String() }),
-          ...errorResponses(400, 401, 404),
+          ...errorResponses('NOT_FOUND_CHAIN_NETWORK'),
         },
       },
     },
@@ -53,7 +53,10 @@ export const meWalletRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Wallet, ...errorResponses(400, 401, 404) },
+        response: {
+          200: Wallet,
+          ...errorResponses('SIWE_CHALLENGE_INVALID', 'SIWE_SIGNATURE_INVALID', 'NOT_FOUND_CHAIN_NETWORK'),
+        },
       },
     },
     async (request) => bindWallet(database.db, clock, site, request.account.id, request.body),
@@ -65,7 +68,7 @@ export const meWalletRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'The wallet rewards are paid to',
-        response: { 200: Wallet, ...errorResponses(401, 404) },
+        response: { 200: Wallet, ...errorResponses('NOT_FOUND_USER_WALLET') },
       },
     },
     async (request) => currentWallet(database.db, request.account.id),

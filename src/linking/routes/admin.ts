@@ -2,10 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, Id, PartnerUid, sendEmpty } from '../../http/schemas.ts';
-import { getPartner } from '../../partners/service.ts';
-import { mappingNotFound } from '../../error-factories.ts';
-import { linkedUserView } from '../find-users.ts';
-import { deleteMapping, findMappingWithAccount } from '../store.ts';
+import { mappingWithAccount, unlink } from '../service.ts';
 
 /** A linked user as operators see it: the mapping and its platform account. */
 export const Mapping = Type.Object({
@@ -36,16 +33,10 @@ export const linkingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         summary: "A partner user's mapping and platform account",
         params,
-        response: { 200: Mapping, ...errorResponses(401, 404) },
+        response: { 200: Mapping, ...errorResponses('NOT_FOUND_PARTNER', 'NOT_FOUND_MAPPING') },
       },
     },
-    async (request) => {
-      const { partnerId, partnerUid } = request.params;
-      await getPartner(database.db, partnerId);
-      const row = await findMappingWithAccount(database.db, partnerId, partnerUid);
-      if (!row) throw mappingNotFound(partnerUid);
-      return linkedUserView(row);
-    },
+    async (request) => mappingWithAccount(database.db, request.params.partnerId, request.params.partnerUid),
   );
 
   app.delete(
@@ -56,18 +47,13 @@ export const linkingAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         summary: 'Unlink: remove the mapping (the account and progress stay; the user may link again)',
         params,
-        response: { 204: Type.Null(), ...errorResponses(401, 403, 404) },
+        response: { 204: Type.Null(), ...errorResponses('NOT_FOUND_PARTNER', 'NOT_FOUND_MAPPING') },
       },
     },
     async (request, reply) => {
       const { partnerId, partnerUid } = request.params;
-      await getPartner(database.db, partnerId);
-      const removed = await deleteMapping(database.db, partnerId, partnerUid, app.deps.clock.now());
-      if (!removed) throw mappingNotFound(partnerUid);
-      request.log.info(
-        { partnerId, partnerUid, accountId: removed.account_id, admin: request.admin.id },
-        'user mapping removed',
-      );
+      const { accountId } = await unlink(database.db, app.deps.clock, partnerId, partnerUid);
+      request.log.info({ partnerId, partnerUid, accountId, admin: request.admin.id }, 'user mapping removed');
       return sendEmpty(reply, 204);
     },
   );

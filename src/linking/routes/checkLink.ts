@@ -20,7 +20,7 @@ export const checkLinkRoute: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({ partnerUid: PartnerUid }, { additionalProperties: false }),
         response: {
           200: Type.Object({ result: Type.Boolean({ description: 'true if linked' }) }),
-          ...errorResponses(400, 401, 403),
+          ...errorResponses(),
         },
       },
     },

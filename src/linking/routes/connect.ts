@@ -35,7 +35,15 @@ export function connectRoute(onLinked: readonly UserLinkedHandler[]): FastifyPlu
           ),
           response: {
             200: Type.Null({ description: 'Empty body: the mapping exists' }),
-            ...errorResponses(400, 401, 403, 409),
+            ...errorResponses(
+              'MAPPING_TOKEN_INVALID',
+              'MAPPING_TOKEN_EXPIRED',
+              'INVALID_REGION',
+              'MAPPING_TOKEN_WRONG_PARTNER',
+              'MAPPING_TOKEN_USED',
+              'PARTNER_USER_LINKED_ELSEWHERE',
+              'ACCOUNT_LINKED_ELSEWHERE',
+            ),
           },
         },
       },

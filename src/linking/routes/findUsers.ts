@@ -16,7 +16,10 @@ export const findUsersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "A partner's users linked to one platform account",
         params: Type.Object({ partnerId: Id('Partner id') }),
         querystring: Type.Object({ account: Id('Platform account id') }, { additionalProperties: false }),
-        response: { 200: Type.Object({ items: Type.Array(Mapping) }), ...errorResponses(400, 401, 404) },
+        response: {
+          200: Type.Object({ items: Type.Array(Mapping) }),
+          ...errorResponses('NOT_FOUND_PARTNER'),
+        },
       },
     },
     async (request) => ({

@@ -100,7 +100,15 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
           }),
           browserType: BrowserTypeQuery,
         }),
-        response: { ...redirect, ...errorResponses(400, 503) },
+        response: {
+          ...redirect,
+          ...errorResponses(
+            'INVALID_REDIRECT_URL',
+            'LOGIN_PARTNER_INVALID',
+            'INVALID_BROWSER_TYPE',
+            'LOGIN_PROVIDER_UNAVAILABLE',
+          ),
+        },
       },
     },
     async (request, reply) =>
@@ -118,7 +126,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
           { state: Type.Optional(Type.String({ maxLength: 512 })) },
           { additionalProperties: true },
         ),
-        response: { ...redirect, ...errorResponses(400) },
+        response: { ...redirect, ...errorResponses('LOGIN_STATE_INVALID') },
       },
     },
     async (request, reply) => {
@@ -164,7 +172,10 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Object({ redirectUrl: Type.String() }), ...errorResponses(400, 401, 404) },
+        response: {
+          200: Type.Object({ redirectUrl: Type.String() }),
+          ...errorResponses('LOGIN_STATE_INVALID', 'ID_TOKEN_INVALID', 'LIFF_NOT_CONFIGURED'),
+        },
       },
     },
     async (request, reply) => {
@@ -191,7 +202,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
             }),
           ),
         }),
-        response: { ...redirect, ...errorResponses(400, 503) },
+        response: { ...redirect, ...errorResponses('INVALID_RETURN_PATH', 'LOGIN_PROVIDER_UNAVAILABLE') },
       },
     },
     async (request, reply) =>
@@ -207,7 +218,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['user'],
         summary: 'Sign out of the mission page: ends this session on every process at once',
         description: 'To end every session of the account, POST /v1/me/sessions/revoke-all.',
-        response: { 204: Type.Null(), ...errorResponses(403) },
+        response: { 204: Type.Null(), ...errorResponses('CROSS_SITE_REQUEST') },
       },
     },
     async (request, reply) => {

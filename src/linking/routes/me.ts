@@ -2,8 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.ts';
-import { findAccountWithMappings } from '../store.ts';
-import { userUnauthorized } from '../../error-factories.ts';
+import { signedInAccount } from '../service.ts';
 
 export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { database } = app.deps;
@@ -27,15 +26,10 @@ export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
               }),
             ),
           }),
-          ...errorResponses(401),
+          ...errorResponses(),
         },
       },
     },
-    async (request) => {
-      const found = await findAccountWithMappings(database.db, request.account.id);
-      // A session for an account that no longer exists is no session.
-      if (!found) throw userUnauthorized();
-      return found;
-    },
+    async (request) => signedInAccount(database.db, request.account.id),
   );
 };

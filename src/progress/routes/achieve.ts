@@ -38,7 +38,16 @@ export function achieveRoute(achiever: Pick<Achiever, 'achieve'>): FastifyPlugin
           body: AchieveBody,
           response: {
             200: Type.Null({ description: 'Empty body: saved and committed' }),
-            ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
+            ...errorResponses(
+              'MALFORMED_JSON',
+              'PAYLOAD_TOO_LARGE',
+              'UNSUPPORTED_MEDIA_TYPE',
+              'IP_NOT_ALLOWED',
+              'NOT_FOUND_MISSION',
+              'PROMOTION_NOT_ACTIVE',
+              'PROMOTION_NOT_IN_PERIOD',
+              'INVALID_MISSION_COMPLETION',
+            ),
           },
         },
       },

@@ -28,7 +28,10 @@ export const progressAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security: [{ adminBearer: [] }],
         summary: "A partner user's progress records, one per mission and period",
         params: Type.Object({ partnerId: Id('Partner id'), partnerUid: PartnerUid }),
-        response: { 200: Type.Object({ items: Type.Array(ProgressRecord) }), ...errorResponses(401, 404) },
+        response: {
+          200: Type.Object({ items: Type.Array(ProgressRecord) }),
+          ...errorResponses('NOT_FOUND_PARTNER'),
+        },
       },
     },
     async (request) => {

@@ -30,7 +30,7 @@ export const budgetHistoryRoute: FastifyPluginAsyncTypebox = async (app) => {
               }),
             ),
           }),
-          ...errorResponses(401, 404),
+          ...errorResponses('NOT_FOUND_REWARD_BUDGET'),
         },
       },
     },

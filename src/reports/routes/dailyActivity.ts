@@ -49,7 +49,7 @@ export const dailyActivityRoute: FastifyPluginAsyncTypebox = async (app) => {
               }),
             ),
           }),
-          ...errorResponses(400, 401),
+          ...errorResponses(),
         },
       },
     },

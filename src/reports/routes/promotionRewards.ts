@@ -29,7 +29,7 @@ export const promotionRewardsRoute: FastifyPluginAsyncTypebox = async (app) => {
               }),
             ),
           }),
-          ...errorResponses(401, 404),
+          ...errorResponses('NOT_FOUND_PROMOTION'),
         },
       },
     },

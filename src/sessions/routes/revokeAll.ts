@@ -18,7 +18,7 @@ export const revokeAllSessionsRoutes: FastifyPluginAsyncTypebox = async (app) =>
           200: Type.Object({
             endedSessions: Type.Integer({ description: 'Sessions ended, this one included' }),
           }),
-          ...errorResponses(401, 403),
+          ...errorResponses('CROSS_SITE_REQUEST'),
         },
       },
     },

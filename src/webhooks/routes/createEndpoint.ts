@@ -24,7 +24,7 @@ export const createEndpointRoute: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false },
         ),
-        response: { 201: EndpointWithSecret, ...errorResponses(400, 401, 403, 404) },
+        response: { 201: EndpointWithSecret, ...errorResponses('WEBHOOK_URL_REFUSED', 'NOT_FOUND_PARTNER') },
       },
     },
     async (request, reply) =>

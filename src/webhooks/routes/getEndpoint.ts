@@ -15,7 +15,7 @@ export const getEndpointRoute: FastifyPluginAsyncTypebox = async (app) => {
         security,
         summary: 'Get a webhook endpoint (never its secret)',
         params: Type.Object({ id: Id('Webhook endpoint id') }),
-        response: { 200: Endpoint, ...errorResponses(401, 404) },
+        response: { 200: Endpoint, ...errorResponses('NOT_FOUND_WEBHOOK_ENDPOINT') },
       },
     },
     async (request) => getEndpoint(database.db, request.params.id),

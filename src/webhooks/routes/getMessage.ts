@@ -15,7 +15,7 @@ export const getMessageRoute: FastifyPluginAsyncTypebox = async (app) => {
         security,
         summary: 'Get a webhook message with every delivery attempt',
         params: Type.Object({ id: Id('Webhook message id') }),
-        response: { 200: MessageWithAttempts, ...errorResponses(401, 404) },
+        response: { 200: MessageWithAttempts, ...errorResponses('NOT_FOUND_WEBHOOK_MESSAGE') },
       },
     },
     async (request) => getMessage(database.db, request.params.id),

@@ -22,7 +22,7 @@ export const listEndpointsRoute: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Object({ items: Type.Array(Endpoint) }), ...errorResponses(400, 401) },
+        response: { 200: Type.Object({ items: Type.Array(Endpoint) }), ...errorResponses() },
       },
     },
     async (request) => ({

@@ -25,7 +25,7 @@ export const listMessagesRoute: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Object({ items: Type.Array(Message) }), ...errorResponses(400, 401) },
+        response: { 200: Type.Object({ items: Type.Array(Message) }), ...errorResponses() },
       },
     },
     async (request) => {

@@ -15,7 +15,7 @@ export const resendMessageRoute: FastifyPluginAsyncTypebox = async (app) => {
         security,
         summary: 'Re-send a webhook message (same webhook-id) with a fresh retry schedule',
         params: Type.Object({ id: Id('Webhook message id') }),
-        response: { 200: MessageWithAttempts, ...errorResponses(401, 403, 404) },
+        response: { 200: MessageWithAttempts, ...errorResponses('NOT_FOUND_WEBHOOK_MESSAGE') },
       },
     },
     async (request) => resendMessage(database.db, clock, request.params.id),

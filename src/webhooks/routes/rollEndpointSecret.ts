@@ -17,7 +17,7 @@ export const rollEndpointSecretRoute: FastifyPluginAsyncTypebox = async (app) =>
         summary:
           "Roll an endpoint's signing secret; the new one is shown only in this answer, the old one signs for 24 h more",
         params: Type.Object({ id: Id('Webhook endpoint id') }),
-        response: { 200: EndpointWithSecret, ...errorResponses(401, 403, 404) },
+        response: { 200: EndpointWithSecret, ...errorResponses('NOT_FOUND_WEBHOOK_ENDPOINT') },
       },
     },
     async (request) => rollEndpointSecret(database.db, clock, request.params.id),

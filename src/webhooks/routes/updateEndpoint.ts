@@ -24,7 +24,7 @@ export const updateEndpointRoute: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false, minProperties: 1 },
         ),
-        response: { 200: Endpoint, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Endpoint, ...errorResponses('WEBHOOK_URL_REFUSED', 'NOT_FOUND_WEBHOOK_ENDPOINT') },
       },
     },
     async (request) => updateEndpoint(database.db, clock, config.webhooks, request.params.id, request.body),

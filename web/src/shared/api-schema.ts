@@ -8,59 +8,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A platform account's balances, from the ledger */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Account id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                assetId: string;
-                balance: string;
-                decimals: number;
-                name: string;
-                symbol: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A platform account's balances, from the ledger
+     * @description A platform account's balances, from the ledger. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getAccountBalances'];
     put?: never;
     post?: never;
     delete?: never;
@@ -76,181 +28,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List admin credentials (never their secrets) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                createdAt: string;
-                id: string;
-                name: string;
-                /** @description First characters of a generated secret (adm_…), to recognise it; empty for the ADMIN_TOKEN credential, whose secret a person chose */
-                prefix: string;
-                revokedAt: string | null;
-                role: 'OWNER' | 'OPERATOR' | 'VIEWER';
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List admin credentials (never their secrets)
+     * @description List admin credentials (never their secrets). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listAdminCredentials'];
     put?: never;
-    /** Create an admin credential; the secret is shown only in this answer */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string;
-            role: 'OWNER' | 'OPERATOR' | 'VIEWER';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              id: string;
-              name: string;
-              /** @description First characters of a generated secret (adm_…), to recognise it; empty for the ADMIN_TOKEN credential, whose secret a person chose */
-              prefix: string;
-              revokedAt: string | null;
-              role: 'OWNER' | 'OPERATOR' | 'VIEWER';
-            } & {
-              secret: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create an admin credential; the secret is shown only in this answer
+     * @description Create an admin credential; the secret is shown only in this answer. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createAdminCredential'];
     delete?: never;
     options?: never;
     head?: never;
@@ -267,112 +55,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke an admin credential at once */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Admin credential id */
-          credentialId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Revoke an admin credential at once
+     * @description Revoke an admin credential at once. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_ADMIN_CREDENTIAL (3201), 409 LAST_OWNER (3202), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    delete: operations['revokeAdminCredential'];
     options?: never;
     head?: never;
     patch?: never;
@@ -385,103 +72,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The audit log of operator writes, newest first */
-    get: {
-      parameters: {
-        query?: {
-          action?: 'create' | 'update' | 'delete';
-          /** @description Only writes by this admin credential */
-          actorId?: string;
-          entityId?: string;
-          entityType?: string;
-          limit?: number;
-          offset?: number;
-          /** @description From this instant (inclusive) */
-          since?: string;
-          /** @description Before this instant (exclusive) */
-          until?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                action: 'create' | 'update' | 'delete';
-                actor: {
-                  id: string;
-                  name: string;
-                };
-                after: {
-                  [key: string]: unknown;
-                } | null;
-                /** @description ISO 8601 */
-                at: string;
-                before: {
-                  [key: string]: unknown;
-                } | null;
-                entityId: string;
-                /** @description e.g. 'partner', 'mission', 'budget'; see docs/audit.md */
-                entityType: string;
-                id: string;
-                requestId: string | null;
-              }[];
-              total: number;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The audit log of operator writes, newest first
+     * @description The audit log of operator writes, newest first. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listAuditEvents'];
     put?: never;
     post?: never;
     delete?: never;
@@ -497,278 +92,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List budgets */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          offset?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                assetId: string;
-                assetSymbol: string;
-                createdAt: string;
-                decimals: number;
-                id: string;
-                name: string;
-                /** @description Claims SUCCEEDED */
-                paid: string;
-                /** @description Claims REJECTED (e.g. the budget was empty) */
-                rejected: number;
-                remaining: string;
-                /** @description Claims RESERVED, REQUESTED or FAILED */
-                reserved: string;
-                /** @description Whole units, a decimal string */
-                total: string;
-                type: 'FIXED' | 'LUCKY_DRAW';
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List budgets
+     * @description List budgets. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listBudgets'];
     put?: never;
-    /** Create a budget; total in whole units of the asset */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Asset id */
-            assetId: string;
-            name: string;
-            /** @description Sub-allotments for concurrent reservations (default 16) */
-            stripes?: number;
-            /**
-             * @description Whole units
-             * @example 100.5
-             */
-            total: string;
-            type: 'FIXED' | 'LUCKY_DRAW';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              assetId: string;
-              assetSymbol: string;
-              createdAt: string;
-              decimals: number;
-              id: string;
-              name: string;
-              /** @description Claims SUCCEEDED */
-              paid: string;
-              /** @description Claims REJECTED (e.g. the budget was empty) */
-              rejected: number;
-              remaining: string;
-              /** @description Claims RESERVED, REQUESTED or FAILED */
-              reserved: string;
-              /** @description Whole units, a decimal string */
-              total: string;
-              type: 'FIXED' | 'LUCKY_DRAW';
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create a budget; total in whole units of the asset
+     * @description Create a budget; total in whole units of the asset. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_AMOUNT (3500), 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_REWARD_ASSET (1401), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 NOT_SET_REWARD_ASSET_DECIMALS (1402), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createBudget'];
     delete?: never;
     options?: never;
     head?: never;
@@ -782,89 +116,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A budget: total, remaining, reserved, paid */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Budget id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              assetId: string;
-              assetSymbol: string;
-              createdAt: string;
-              decimals: number;
-              id: string;
-              name: string;
-              /** @description Claims SUCCEEDED */
-              paid: string;
-              /** @description Claims REJECTED (e.g. the budget was empty) */
-              rejected: number;
-              remaining: string;
-              /** @description Claims RESERVED, REQUESTED or FAILED */
-              reserved: string;
-              /** @description Whole units, a decimal string */
-              total: string;
-              type: 'FIXED' | 'LUCKY_DRAW';
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A budget: total, remaining, reserved, paid
+     * @description A budget: total, remaining, reserved, paid. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_REWARD_BUDGET (1902), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getBudget'];
     put?: never;
     post?: never;
     delete?: never;
@@ -880,241 +136,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A budget's caps per account and per partner per day */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Budget id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              budgetId: string;
-              /** @description Most one platform account may receive from this budget per UTC day (whole units); null: no cap */
-              perAccountPerDay: string | null;
-              /** @description Most one partner's users together may take from this budget per UTC day (whole units); null: no cap */
-              perPartnerPerDay: string | null;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    /** Set a budget's caps per account and per partner per day (a completion past a cap gets a REJECTED claim, CAP_REACHED) */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Budget id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            perAccountPerDay: string | null;
-            perPartnerPerDay: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              budgetId: string;
-              /** @description Most one platform account may receive from this budget per UTC day (whole units); null: no cap */
-              perAccountPerDay: string | null;
-              /** @description Most one partner's users together may take from this budget per UTC day (whole units); null: no cap */
-              perPartnerPerDay: string | null;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A budget's caps per account and per partner per day
+     * @description A budget's caps per account and per partner per day. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_REWARD_BUDGET (1902), 422 NOT_SET_REWARD_ASSET_DECIMALS (1402), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getBudgetCaps'];
+    /**
+     * Set a budget's caps per account and per partner per day (a completion past a cap gets a REJECTED claim, CAP_REACHED)
+     * @description Set a budget's caps per account and per partner per day (a completion past a cap gets a REJECTED claim, CAP_REACHED). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_AMOUNT (3500), 404 NOT_FOUND_REWARD_BUDGET (1902), 422 NOT_SET_REWARD_ASSET_DECIMALS (1402), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    put: operations['setBudgetCaps'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1129,86 +160,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A budget's movements per UTC day (days with movements only), with running totals */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Budget id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                day: string;
-                /** @description Reserved and not yet paid or released, at the end of the day */
-                heldToDate: string;
-                /** @description Paid out that day */
-                paid: string;
-                /** @description Paid out up to the end of the day */
-                paidToDate: string;
-                /** @description Given back by rejected claims that day */
-                released: string;
-                /** @description Reserved by new claims that day */
-                reserved: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A budget's movements per UTC day (days with movements only), with running totals
+     * @description A budget's movements per UTC day (days with movements only), with running totals. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_REWARD_BUDGET (1902), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getBudgetHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1224,280 +180,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The budget's reward wallet: address, balances on chain, what it owes, a warning when it cannot cover that */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Budget id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              address: string;
-              budgetId: string;
-              createdAt: string;
-              decimals: number | null;
-              gasBalanceWei: string | null;
-              id: string;
-              keyOrigin: 'CREATED' | 'IMPORTED';
-              networkId: string;
-              /** @description Whole units of claims not yet paid */
-              owed: string;
-              symbol: string;
-              tokenAddress: string | null;
-              /** @description Whole units on chain */
-              tokenBalance: string | null;
-              warning: string | null;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The budget's reward wallet: address, balances on chain, what it owes, a warning when it cannot cover that
+     * @description The budget's reward wallet: address, balances on chain, what it owes, a warning when it cannot cover that. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_REWARD_BUDGET (1902), 404 NOT_FOUND_REWARD_WALLET (3606), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getRewardWallet'];
     put?: never;
-    /** Create the budget's reward wallet with a new key, or import one (the key is never shown again) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path: {
-          /** @description Budget id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description 0x and 64 hex digits; omit to have the service create the key */
-            privateKey?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              address: string;
-              budgetId: string;
-              createdAt: string;
-              id: string;
-              keyOrigin: 'CREATED' | 'IMPORTED';
-              networkId: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create the budget's reward wallet with a new key, or import one (the key is never shown again)
+     * @description Create the budget's reward wallet with a new key, or import one (the key is never shown again). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_PRIVATE_KEY (3605), 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_REWARD_BUDGET (1902), 409 NOT_A_CHAIN_BUDGET (3603), 409 REWARD_WALLET_EXISTS (3604), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 IDEMPOTENCY_KEY_REUSED (3901), 503 CHAIN_RPC_UNAVAILABLE (3602), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createRewardWallet'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1513,179 +206,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Development chain only: give the budget's reward wallet coins for gas and test tokens (default 1000 whole units) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Budget id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Whole units */
-            amount?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              address: string;
-              budgetId: string;
-              createdAt: string;
-              decimals: number | null;
-              gasBalanceWei: string | null;
-              id: string;
-              keyOrigin: 'CREATED' | 'IMPORTED';
-              networkId: string;
-              /** @description Whole units of claims not yet paid */
-              owed: string;
-              symbol: string;
-              tokenAddress: string | null;
-              /** @description Whole units on chain */
-              tokenBalance: string | null;
-              warning: string | null;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Development chain only: give the budget's reward wallet coins for gas and test tokens (default 1000 whole units)
+     * @description Development chain only: give the budget's reward wallet coins for gas and test tokens (default 1000 whole units). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_AMOUNT (3500), 404 NOT_FOUND_REWARD_WALLET (3606), 409 NOT_A_DEV_CHAIN_WALLET (3620), 503 CHAIN_RPC_UNAVAILABLE (3602), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['fundDevRewardWallet'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1701,189 +226,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Add to a budget */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path: {
-          /** @description Budget id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description Whole units to add
-             * @example 100.5
-             */
-            amount: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              assetId: string;
-              assetSymbol: string;
-              createdAt: string;
-              decimals: number;
-              id: string;
-              name: string;
-              /** @description Claims SUCCEEDED */
-              paid: string;
-              /** @description Claims REJECTED (e.g. the budget was empty) */
-              rejected: number;
-              remaining: string;
-              /** @description Claims RESERVED, REQUESTED or FAILED */
-              reserved: string;
-              /** @description Whole units, a decimal string */
-              total: string;
-              type: 'FIXED' | 'LUCKY_DRAW';
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Add to a budget
+     * @description Add to a budget. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_AMOUNT (3500), 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_REWARD_BUDGET (1902), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['topUpBudget'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1899,197 +246,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Register a reward asset on a chain: a token contract (decimals read from it) or the native coin (no tokenAddress) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string;
-            /** @description Network id */
-            networkId: string;
-            symbol: string;
-            tokenAddress?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              decimals: number | null;
-              id: string;
-              name: string;
-              networkId: string;
-              symbol: string;
-              tokenAddress: string | null;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Register a reward asset on a chain: a token contract (decimals read from it) or the native coin (no tokenAddress)
+     * @description Register a reward asset on a chain: a token contract (decimals read from it) or the native coin (no tokenAddress). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_CHAIN_NETWORK (3600), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 NOT_A_TOKEN_CONTRACT (3607), 422 IDEMPOTENCY_KEY_REUSED (3901), 503 CHAIN_RPC_UNAVAILABLE (3602), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createChainAsset'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2103,230 +264,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List EVM networks */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                chainId: number;
-                confirmations: number;
-                createdAt: string;
-                explorerTxUrl: string | null;
-                id: string;
-                name: string;
-                rpcUrl: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List EVM networks
+     * @description List EVM networks. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listChainNetworks'];
     put?: never;
-    /** Register an EVM network (its RPC endpoint must answer with this chain id) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            chainId: number;
-            confirmations?: number;
-            explorerTxUrl?: string | null;
-            name: string;
-            rpcUrl: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              chainId: number;
-              confirmations: number;
-              createdAt: string;
-              explorerTxUrl: string | null;
-              id: string;
-              name: string;
-              rpcUrl: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Register an EVM network (its RPC endpoint must answer with this chain id)
+     * @description Register an EVM network (its RPC endpoint must answer with this chain id). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 IDEMPOTENCY_KEY_INVALID (3900), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 CHAIN_ID_MISMATCH (3601), 422 IDEMPOTENCY_KEY_REUSED (3901), 503 CHAIN_RPC_UNAVAILABLE (3602), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createChainNetwork'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2340,112 +288,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List claims, newest first */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Account id */
-          accountId?: string;
-          /** @description Budget id */
-          budgetId?: string;
-          limit?: number;
-          offset?: number;
-          /** @description Partner id */
-          partnerId?: string;
-          partnerUid?: string;
-          /** @description Promotion id */
-          promotionId?: string;
-          status?: 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                accountId: string | null;
-                amount: string;
-                assetSymbol: string;
-                attempts: number;
-                budgetId: string;
-                /** @description Granted when the user linked: when the completion happened */
-                completedBeforeLink: string | null;
-                createdAt: string;
-                decimals: number;
-                /** @description The transaction on the network's explorer */
-                explorerUrl: string | null;
-                id: string;
-                /** @description MISSION claims: the mission key */
-                missionKey: string | null;
-                /** @description MISSION claims: the mission's title */
-                missionTitle: string | null;
-                partnerId: string;
-                partnerUid: string;
-                periodKey: string;
-                promotionId: string | null;
-                reason: string | null;
-                source: string;
-                sourceId: string;
-                status: 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
-                /** @description Paid on a chain: the transaction (mined, or in flight) */
-                txHash: string | null;
-                updatedAt: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List claims, newest first
+     * @description List claims, newest first. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listClaims'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2461,79 +308,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A claim's status changes */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Claim id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                at: string;
-                from: string | null;
-                reason: string | null;
-                to: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A claim's status changes
+     * @description A claim's status changes. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_CLAIM (3503), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getClaimHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2551,139 +330,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Reject a RESERVED claim; its amount returns to the budget */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Claim id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            reason: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Reject a RESERVED claim; its amount returns to the budget
+     * @description Reject a RESERVED claim; its amount returns to the budget. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_CLAIM (3503), 409 ILLEGAL_CLAIM_TRANSITION (3502), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['rejectClaim'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2699,112 +350,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Request the payout of a FAILED claim again */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Claim id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Request the payout of a FAILED claim again
+     * @description Request the payout of a FAILED claim again. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_CLAIM (3503), 409 ILLEGAL_CLAIM_TRANSITION (3502), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['retryClaim'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2818,285 +368,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List draws */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          offset?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                assetSymbol: string;
-                budgetId: string;
-                /** @description SHA-256 (hex) of the seed, published before the draw */
-                commitment: string;
-                drawnAt: string | null;
-                id: string;
-                prizeAmount: string;
-                scheduledAt: string;
-                /** @description Published after the draw */
-                seed: string | null;
-                status: 'COMMITTED' | 'DRAWN';
-                ticketCount: number | null;
-                /** @description Every ticket in the draw, to recompute the winners */
-                tickets: string[] | null;
-                title: string;
-                winners:
-                  | {
-                      ticketId: string;
-                    }[]
-                  | null;
-                winnersCount: number;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List draws
+     * @description List draws. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listDraws'];
     put?: never;
-    /** Create a lucky draw on a LUCKY_DRAW budget; its commitment is public at once */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Budget id */
-            budgetId: string;
-            /** @description Whole units per winner */
-            prizeAmount: string;
-            /** Format: date-time */
-            scheduledAt: string;
-            title: string;
-            winnersCount: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              assetSymbol: string;
-              budgetId: string;
-              /** @description SHA-256 (hex) of the seed, published before the draw */
-              commitment: string;
-              drawnAt: string | null;
-              id: string;
-              prizeAmount: string;
-              scheduledAt: string;
-              /** @description Published after the draw */
-              seed: string | null;
-              status: 'COMMITTED' | 'DRAWN';
-              ticketCount: number | null;
-              /** @description Every ticket in the draw, to recompute the winners */
-              tickets: string[] | null;
-              title: string;
-              winners:
-                | {
-                    ticketId: string;
-                  }[]
-                | null;
-              winnersCount: number;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create a lucky draw on a LUCKY_DRAW budget; its commitment is public at once
+     * @description Create a lucky draw on a LUCKY_DRAW budget; its commitment is public at once. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_AMOUNT (3500), 400 BUDGET_TYPE_MISMATCH (3501), 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_REWARD_BUDGET (1902), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 NOT_SET_REWARD_ASSET_DECIMALS (1402), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createDraw'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3110,94 +392,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A draw */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Draw id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              assetSymbol: string;
-              budgetId: string;
-              /** @description SHA-256 (hex) of the seed, published before the draw */
-              commitment: string;
-              drawnAt: string | null;
-              id: string;
-              prizeAmount: string;
-              scheduledAt: string;
-              /** @description Published after the draw */
-              seed: string | null;
-              status: 'COMMITTED' | 'DRAWN';
-              ticketCount: number | null;
-              /** @description Every ticket in the draw, to recompute the winners */
-              tickets: string[] | null;
-              title: string;
-              winners:
-                | {
-                    ticketId: string;
-                  }[]
-                | null;
-              winnersCount: number;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A draw
+     * @description A draw. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_DRAW (3506), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getDraw'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3215,136 +414,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Run a draw now (once) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Draw id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              assetSymbol: string;
-              budgetId: string;
-              /** @description SHA-256 (hex) of the seed, published before the draw */
-              commitment: string;
-              drawnAt: string | null;
-              id: string;
-              prizeAmount: string;
-              scheduledAt: string;
-              /** @description Published after the draw */
-              seed: string | null;
-              status: 'COMMITTED' | 'DRAWN';
-              ticketCount: number | null;
-              /** @description Every ticket in the draw, to recompute the winners */
-              tickets: string[] | null;
-              title: string;
-              winners:
-                | {
-                    ticketId: string;
-                  }[]
-                | null;
-              winnersCount: number;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Run a draw now (once)
+     * @description Run a draw now (once). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_DRAW (3506), 409 DRAW_ALREADY_DRAWN (3507), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['runDraw'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3358,53 +432,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The admin credential making this call (any role) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              id: string;
-              name: string;
-              prefix: string;
-              role: 'OWNER' | 'OPERATOR' | 'VIEWER';
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The admin credential making this call (any role)
+     * @description The admin credential making this call (any role). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['whoami'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3420,229 +452,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a mission group */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Mission group id */
-          groupId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              id: string;
-              partnerId: string;
-              promotionId: string;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get a mission group
+     * @description Get a mission group. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_MISSION_GROUP (1101), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getMissionGroup'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
-    /** Rename a mission group */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Mission group id */
-          groupId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            title?: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles?: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              id: string;
-              partnerId: string;
-              promotionId: string;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Rename a mission group
+     * @description Rename a mission group. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_MISSION_GROUP (1101), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    patch: operations['updateMissionGroup'];
     trace?: never;
   };
   '/admin/v1/mission-groups/{groupId}/missions': {
@@ -3652,289 +476,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List a mission group's missions */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Mission group id */
-          groupId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                createdAt: string;
-                id: string;
-                missionGroupId: string;
-                missionKey: string;
-                partnerId: string;
-                recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
-                target: number | null;
-                title: string;
-                /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-                titles: {
-                  en?: string;
-                  ja?: string;
-                  ko?: string;
-                  th?: string;
-                  'zh-TW'?: string;
-                };
-                updatedAt: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List a mission group's missions
+     * @description List a mission group's missions. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_MISSION_GROUP (1101), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listMissions'];
     put?: never;
-    /** Create a mission; its key is unique per partner */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path: {
-          /** @description Mission group id */
-          groupId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description Mission key, unique per partner: letters, digits and . _ : -
-             * @example daily-login
-             */
-            missionKey: string;
-            recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
-            /** @description When set, a completion must report metadata.current >= target */
-            target?: number | null;
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles?: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              id: string;
-              missionGroupId: string;
-              missionKey: string;
-              partnerId: string;
-              recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
-              target: number | null;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create a mission; its key is unique per partner
+     * @description Create a mission; its key is unique per partner. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_MISSION_GROUP (1101), 409 DUPLICATE_MISSION_KEY (3300), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createMission'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3949,239 +501,17 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Set a mission group's reward (paid when the whole group is completed) */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Mission group id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description FIXED only: whole units per completion
-             * @example 100.5
-             */
-            amount?: string;
-            /** @description Budget id */
-            budgetId: string;
-            type: 'FIXED' | 'LUCKY_DRAW';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              amount: string | null;
-              budgetId: string;
-              id: string;
-              type: 'FIXED' | 'LUCKY_DRAW';
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Set a mission group's reward (paid when the whole group is completed)
+     * @description Set a mission group's reward (paid when the whole group is completed). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_AMOUNT (3500), 400 BUDGET_TYPE_MISMATCH (3501), 404 NOT_FOUND_MISSION_GROUP (1101), 404 NOT_FOUND_REWARD_BUDGET (1902), 422 NOT_SET_REWARD_ASSET_DECIMALS (1402), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    put: operations['setGroupReward'];
     post?: never;
-    /** Remove a group's reward */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Mission group id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Remove a group's reward
+     * @description Remove a group's reward. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_MISSION_GROUP (1101), 404 NOT_FOUND_REWARD_RULE (3505), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    delete: operations['removeGroupReward'];
     options?: never;
     head?: never;
     patch?: never;
@@ -4195,239 +525,17 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Set a mission's reward */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Mission id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description FIXED only: whole units per completion
-             * @example 100.5
-             */
-            amount?: string;
-            /** @description Budget id */
-            budgetId: string;
-            type: 'FIXED' | 'LUCKY_DRAW';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              amount: string | null;
-              budgetId: string;
-              id: string;
-              type: 'FIXED' | 'LUCKY_DRAW';
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Set a mission's reward
+     * @description Set a mission's reward. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_AMOUNT (3500), 400 BUDGET_TYPE_MISMATCH (3501), 404 NOT_FOUND_MISSION (1201), 404 NOT_FOUND_REWARD_BUDGET (1902), 422 NOT_SET_REWARD_ASSET_DECIMALS (1402), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    put: operations['setMissionReward'];
     post?: never;
-    /** Remove a mission's reward */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Mission id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Remove a mission's reward
+     * @description Remove a mission's reward. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_MISSION (1201), 404 NOT_FOUND_REWARD_RULE (3505), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    delete: operations['removeMissionReward'];
     options?: never;
     head?: never;
     patch?: never;
@@ -4440,237 +548,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a mission */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Mission id */
-          missionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              id: string;
-              missionGroupId: string;
-              missionKey: string;
-              partnerId: string;
-              recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
-              target: number | null;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get a mission
+     * @description Get a mission. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_MISSION (1201), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getMission'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
-    /** Change a mission title or target (key and recurrence are fixed) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Mission id */
-          missionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description When set, a completion must report metadata.current >= target */
-            target?: number | null;
-            title?: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles?: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              id: string;
-              missionGroupId: string;
-              missionKey: string;
-              partnerId: string;
-              recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
-              target: number | null;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Change a mission title or target (key and recurrence are fixed)
+     * @description Change a mission title or target (key and recurrence are fixed). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_MISSION (1201), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    patch: operations['updateMission'];
     trace?: never;
   };
   '/admin/v1/partners': {
@@ -4680,233 +572,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List partners */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          offset?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                allowedIps: string[];
-                createdAt: string;
-                id: string;
-                name: string;
-                redirectUrls: string[];
-                status: 'ACTIVE' | 'DISABLED';
-                updatedAt: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List partners
+     * @description List partners. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listPartners'];
     put?: never;
-    /** Register a partner */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description IPs or CIDRs allowed to call achieve */
-            allowedIps?: string[];
-            name: string;
-            /** @description Exact URLs (scheme, host, port, path) the login may return to; the query may vary */
-            redirectUrls?: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              allowedIps: string[];
-              createdAt: string;
-              id: string;
-              name: string;
-              redirectUrls: string[];
-              status: 'ACTIVE' | 'DISABLED';
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Register a partner
+     * @description Register a partner. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 IDEMPOTENCY_KEY_INVALID (3900), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createPartner'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4920,212 +596,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a partner */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Partner id */
-          partnerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              allowedIps: string[];
-              createdAt: string;
-              id: string;
-              name: string;
-              redirectUrls: string[];
-              status: 'ACTIVE' | 'DISABLED';
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get a partner
+     * @description Get a partner. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PARTNER (3102), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getPartner'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
-    /** Change a partner (name, status, allow-list, redirect URLs) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Partner id */
-          partnerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description IPs or CIDRs allowed to call achieve */
-            allowedIps?: string[];
-            name?: string;
-            /** @description Exact URLs (scheme, host, port, path) the login may return to; the query may vary */
-            redirectUrls?: string[];
-            status?: 'ACTIVE' | 'DISABLED';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              allowedIps: string[];
-              createdAt: string;
-              id: string;
-              name: string;
-              redirectUrls: string[];
-              status: 'ACTIVE' | 'DISABLED';
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Change a partner (name, status, allow-list, redirect URLs)
+     * @description Change a partner (name, status, allow-list, redirect URLs). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PARTNER (3102), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    patch: operations['updatePartner'];
     trace?: never;
   };
   '/admin/v1/partners/{partnerId}/api-keys': {
@@ -5135,205 +620,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List a partner's API keys (never the keys themselves) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Partner id */
-          partnerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                createdAt: string;
-                id: string;
-                name: string | null;
-                partnerId: string;
-                prefix: string;
-                revokedAt: string | null;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List a partner's API keys (never the keys themselves)
+     * @description List a partner's API keys (never the keys themselves). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PARTNER (3102), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listApiKeys'];
     put?: never;
-    /** Issue an API key; the key is shown only in this answer */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Partner id */
-          partnerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              id: string;
-              name: string | null;
-              partnerId: string;
-              prefix: string;
-              revokedAt: string | null;
-            } & {
-              apiKey: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Issue an API key; the key is shown only in this answer
+     * @description Issue an API key; the key is shown only in this answer. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PARTNER (3102), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createApiKey'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5350,93 +647,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke an API key; it stops working at once */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description API key id */
-          keyId: string;
-          /** @description Partner id */
-          partnerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Revoke an API key; it stops working at once
+     * @description Revoke an API key; it stops working at once. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PARTNER (3102), 404 NOT_FOUND_API_KEY (3103), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    delete: operations['revokeApiKey'];
     options?: never;
     head?: never;
     patch?: never;
@@ -5449,111 +664,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A partner's users linked to one platform account */
-    get: {
-      parameters: {
-        query: {
-          /** @description Platform account id */
-          account: string;
-        };
-        header?: never;
-        path: {
-          /** @description Partner id */
-          partnerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                account: {
-                  createdAt: string;
-                  displayName: string | null;
-                  id: string;
-                  issuer: string;
-                  /** @description The login provider's user id (LINE: the user's LINE id) */
-                  subject: string;
-                };
-                linkedAt: string;
-                partnerId: string;
-                partnerUid: string;
-                region: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A partner's users linked to one platform account
+     * @description A partner's users linked to one platform account. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PARTNER (3102), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['findUsersByAccount'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5569,182 +684,18 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A partner user's mapping and platform account */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Partner id */
-          partnerId: string;
-          /**
-           * @description The partner's own identifier of the user
-           * @example user-1234
-           */
-          partnerUid: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              account: {
-                createdAt: string;
-                displayName: string | null;
-                id: string;
-                issuer: string;
-                /** @description The login provider's user id (LINE: the user's LINE id) */
-                subject: string;
-              };
-              linkedAt: string;
-              partnerId: string;
-              partnerUid: string;
-              region: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A partner user's mapping and platform account
+     * @description A partner user's mapping and platform account. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PARTNER (3102), 404 NOT_FOUND_MAPPING (3417), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getUserMapping'];
     put?: never;
     post?: never;
-    /** Unlink: remove the mapping (the account and progress stay; the user may link again) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Partner id */
-          partnerId: string;
-          /**
-           * @description The partner's own identifier of the user
-           * @example user-1234
-           */
-          partnerUid: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Unlink: remove the mapping (the account and progress stay; the user may link again)
+     * @description Unlink: remove the mapping (the account and progress stay; the user may link again). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PARTNER (3102), 404 NOT_FOUND_MAPPING (3417), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    delete: operations['unlinkUser'];
     options?: never;
     head?: never;
     patch?: never;
@@ -5757,91 +708,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A partner user's progress records, one per mission and period */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Partner id */
-          partnerId: string;
-          /**
-           * @description The partner's own identifier of the user
-           * @example user-1234
-           */
-          partnerUid: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                completed: boolean;
-                completedAt: string | null;
-                createdAt: string;
-                current: number | null;
-                missionId: string;
-                missionKey: string;
-                /** @description ONCE, a local date, 'W' + the week's Monday, or a month */
-                periodKey: string;
-                reportCount: number;
-                target: number | null;
-                updatedAt: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A partner user's progress records, one per mission and period
+     * @description A partner user's progress records, one per mission and period. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PARTNER (3102), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getUserProgress'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5859,150 +730,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Register a partner's webhook endpoint; the signing secret is shown only in this answer */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Partner id */
-          partnerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            description?: string | null;
-            enabled?: boolean;
-            events: (
-              | 'user.linked'
-              | 'mission.completed'
-              | 'claim.reserved'
-              | 'claim.requested'
-              | 'claim.rejected'
-              | 'claim.failed'
-              | 'claim.succeeded'
-              | 'draw.run'
-              | 'user.unlinked'
-            )[];
-            /**
-             * @description https URL on a public address (http only outside production)
-             * @example https://partner.example/webhooks
-             */
-            url: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              description: string | null;
-              enabled: boolean;
-              events: string[];
-              id: string;
-              partnerId: string;
-              previousSecretExpiresAt: string | null;
-              updatedAt: string;
-              url: string;
-            } & {
-              /** @description whsec_...: shown only in this answer */
-              secret: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Register a partner's webhook endpoint; the signing secret is shown only in this answer
+     * @description Register a partner's webhook endpoint; the signing secret is shown only in this answer. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 WEBHOOK_URL_REFUSED (3701), 404 NOT_FOUND_PARTNER (3102), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createWebhookEndpoint'];
     delete?: never;
     options?: never;
     head?: never;
@@ -6016,294 +748,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List promotions */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          offset?: number;
-          /** @description Partner id */
-          partnerId?: string;
-          status?: 'ACTIVE' | 'INACTIVE';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                activatedAt: string | null;
-                createdAt: string;
-                endAt: string | null;
-                id: string;
-                partnerId: string;
-                startAt: string;
-                status: 'ACTIVE' | 'INACTIVE';
-                timezone: string;
-                title: string;
-                /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-                titles: {
-                  en?: string;
-                  ja?: string;
-                  ko?: string;
-                  th?: string;
-                  'zh-TW'?: string;
-                };
-                type: 'COMPOSITE' | 'DAILY_CHECK';
-                updatedAt: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List promotions
+     * @description List promotions. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listPromotions'];
     put?: never;
-    /** Create a promotion (INACTIVE unless status says otherwise) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            endAt?: string | null;
-            /** @description Partner id */
-            partnerId: string;
-            /** Format: date-time */
-            startAt: string;
-            status?: 'ACTIVE' | 'INACTIVE';
-            /** @description IANA time zone, e.g. Asia/Seoul */
-            timezone: string;
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles?: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-            type: 'COMPOSITE' | 'DAILY_CHECK';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              activatedAt: string | null;
-              createdAt: string;
-              endAt: string | null;
-              id: string;
-              partnerId: string;
-              startAt: string;
-              status: 'ACTIVE' | 'INACTIVE';
-              timezone: string;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              type: 'COMPOSITE' | 'DAILY_CHECK';
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create a promotion (INACTIVE unless status says otherwise)
+     * @description Create a promotion (INACTIVE unless status says otherwise). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_TIMEZONE (3304), 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_PARTNER (3102), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createPromotion'];
     delete?: never;
     options?: never;
     head?: never;
@@ -6317,83 +772,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The rewards set on a promotion's missions and mission groups */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Promotion id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                amount: string | null;
-                assetSymbol: string;
-                budgetId: string;
-                budgetName: string;
-                decimals: number;
-                missionGroupId: string | null;
-                missionId: string | null;
-                type: 'FIXED' | 'LUCKY_DRAW';
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The rewards set on a promotion's missions and mission groups
+     * @description The rewards set on a promotion's missions and mission groups. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PROMOTION (2101), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getPromotionRewards'];
     put?: never;
     post?: never;
     delete?: never;
@@ -6409,238 +792,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A DAILY_CHECK promotion's streak rewards */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Promotion id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                /**
-                 * @description Whole units
-                 * @example 100.5
-                 */
-                amount: string;
-                /** @description FIXED budget id */
-                budgetId: string;
-                days: number;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    /** Set a DAILY_CHECK promotion's rewards for streak lengths (replaces them) */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Promotion id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            items: {
-              /**
-               * @description Whole units
-               * @example 100.5
-               */
-              amount: string;
-              /** @description FIXED budget id */
-              budgetId: string;
-              days: number;
-            }[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                /**
-                 * @description Whole units
-                 * @example 100.5
-                 */
-                amount: string;
-                /** @description FIXED budget id */
-                budgetId: string;
-                days: number;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A DAILY_CHECK promotion's streak rewards
+     * @description A DAILY_CHECK promotion's streak rewards. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PROMOTION (2101), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getStreakRewards'];
+    /**
+     * Set a DAILY_CHECK promotion's rewards for streak lengths (replaces them)
+     * @description Set a DAILY_CHECK promotion's rewards for streak lengths (replaces them). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_AMOUNT (3500), 400 BUDGET_TYPE_MISMATCH (3501), 404 NOT_FOUND_PROMOTION (2101), 404 NOT_FOUND_REWARD_BUDGET (1902), 422 NOT_SET_REWARD_ASSET_DECIMALS (1402), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    put: operations['setStreakRewards'];
     post?: never;
     delete?: never;
     options?: never;
@@ -6655,269 +816,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a promotion */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Promotion id */
-          promotionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              activatedAt: string | null;
-              createdAt: string;
-              endAt: string | null;
-              id: string;
-              partnerId: string;
-              startAt: string;
-              status: 'ACTIVE' | 'INACTIVE';
-              timezone: string;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              type: 'COMPOSITE' | 'DAILY_CHECK';
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get a promotion
+     * @description Get a promotion. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PROMOTION (2101), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getPromotion'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
-    /** Change a promotion; partner, type, start and time zone are fixed once it has been ACTIVE (2102) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Promotion id */
-          promotionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            endAt?: string | null;
-            /** @description Partner id */
-            partnerId?: string;
-            /** Format: date-time */
-            startAt?: string;
-            status?: 'ACTIVE' | 'INACTIVE';
-            /** @description IANA time zone, e.g. Asia/Seoul */
-            timezone?: string;
-            title?: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles?: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-            type?: 'COMPOSITE' | 'DAILY_CHECK';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              activatedAt: string | null;
-              createdAt: string;
-              endAt: string | null;
-              id: string;
-              partnerId: string;
-              startAt: string;
-              status: 'ACTIVE' | 'INACTIVE';
-              timezone: string;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              type: 'COMPOSITE' | 'DAILY_CHECK';
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Change a promotion; partner, type, start and time zone are fixed once it has been ACTIVE (2102)
+     * @description Change a promotion; partner, type, start and time zone are fixed once it has been ACTIVE (2102). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_TIMEZONE (3304), 404 NOT_FOUND_PROMOTION (2101), 409 IMMUTABLE_PROMOTION_FIELD (2102), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    patch: operations['updatePromotion'];
     trace?: never;
   };
   '/admin/v1/promotions/{promotionId}/mission-groups': {
@@ -6927,275 +840,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List a promotion's mission groups */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Promotion id */
-          promotionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                createdAt: string;
-                id: string;
-                partnerId: string;
-                promotionId: string;
-                title: string;
-                /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-                titles: {
-                  en?: string;
-                  ja?: string;
-                  ko?: string;
-                  th?: string;
-                  'zh-TW'?: string;
-                };
-                updatedAt: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List a promotion's mission groups
+     * @description List a promotion's mission groups. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_PROMOTION (2101), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listMissionGroups'];
     put?: never;
-    /** Create a mission group in a promotion */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path: {
-          /** @description Promotion id */
-          promotionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles?: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              id: string;
-              partnerId: string;
-              promotionId: string;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              updatedAt: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create a mission group in a promotion
+     * @description Create a mission group in a promotion. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_PROMOTION (2101), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createMissionGroup'];
     delete?: never;
     options?: never;
     head?: never;
@@ -7209,95 +864,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Completions, rewards granted and payouts per UTC day, up to today */
-    get: {
-      parameters: {
-        query?: {
-          /** @description How many days, ending today */
-          days?: number;
-          /** @description Only this partner */
-          partnerId?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              days: {
-                /** @description Mission periods completed */
-                completions: number;
-                /** @description YYYY-MM-DD (UTC) */
-                day: string;
-                payouts: {
-                  /** @description Paid that day, whole units */
-                  amount: string;
-                  assetId: string;
-                  count: number;
-                  decimals: number;
-                  symbol: string;
-                }[];
-                /** @description Claims created with a reservation */
-                rewardsGranted: number;
-                /** @description Claims refused for an empty budget */
-                rewardsRefused: number;
-              }[];
-              from: string;
-              to: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Completions, rewards granted and payouts per UTC day, up to today
+     * @description Completions, rewards granted and payouts per UTC day, up to today. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getDailyActivity'];
     put?: never;
     post?: never;
     delete?: never;
@@ -7313,207 +884,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List reward assets */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                createdAt: string;
-                decimals: number | null;
-                id: string;
-                name: string;
-                symbol: string;
-                /** @enum {string} */
-                type: 'FT';
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List reward assets
+     * @description List reward assets. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listAssets'];
     put?: never;
-    /** Create a reward asset (a fungible token) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            decimals?: number | null;
-            name: string;
-            symbol: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              decimals: number | null;
-              id: string;
-              name: string;
-              symbol: string;
-              /** @enum {string} */
-              type: 'FT';
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create a reward asset (a fungible token)
+     * @description Create a reward asset (a fungible token). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 IDEMPOTENCY_KEY_INVALID (3900), 409 CONFLICT (3305), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['createAsset'];
     delete?: never;
     options?: never;
     head?: never;
@@ -7527,229 +908,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A reward asset */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Asset id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              decimals: number | null;
-              id: string;
-              name: string;
-              symbol: string;
-              /** @enum {string} */
-              type: 'FT';
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A reward asset
+     * @description A reward asset. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_REWARD_ASSET (1401), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getAsset'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
-    /** Rename an asset or set its decimals (once) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Asset id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            decimals?: number;
-            name?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              decimals: number | null;
-              id: string;
-              name: string;
-              symbol: string;
-              /** @enum {string} */
-              type: 'FT';
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Rename an asset or set its decimals (once)
+     * @description Rename an asset or set its decimals (once). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_REWARD_ASSET (1401), 409 DECIMALS_ALREADY_SET (3504), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    patch: operations['updateAsset'];
     trace?: never;
   };
   '/admin/v1/reward-wallets/reconcile': {
@@ -7759,83 +932,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Compare each reward wallet's transfers on chain with its CONFIRMED payouts */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                address: string;
-                budgetId: string;
-                confirmedPayouts: number;
-                differences: {
-                  claimId: string | null;
-                  detail: string;
-                  kind: string;
-                  txHash: string | null;
-                }[];
-                transfersOnChain: number;
-                walletId: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Compare each reward wallet's transfers on chain with its CONFIRMED payouts
+     * @description Compare each reward wallet's transfers on chain with its CONFIRMED payouts. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 503 CHAIN_RPC_UNAVAILABLE (3602), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['reconcileRewardWallets'];
     put?: never;
     post?: never;
     delete?: never;
@@ -7851,90 +952,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Lucky-draw tickets by TicketFilter (NOT_RECEIVED needs partnerId and partnerUid) */
-    get: {
-      parameters: {
-        query?: {
-          filter?: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
-          limit?: number;
-          offset?: number;
-          /** @description Partner id */
-          partnerId?: string;
-          partnerUid?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                createdAt: string | null;
-                drawId: string | null;
-                /** @description null for NOT_RECEIVED */
-                id: string | null;
-                missionId: string;
-                missionTitle: string;
-                partnerId: string;
-                partnerUid: string;
-                periodKey: string;
-                status: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
-                won: boolean | null;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Lucky-draw tickets by TicketFilter (NOT_RECEIVED needs partnerId and partnerUid)
+     * @description Lucky-draw tickets by TicketFilter (NOT_RECEIVED needs partnerId and partnerUid). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listTickets'];
     put?: never;
     post?: never;
     delete?: never;
@@ -7950,86 +972,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List webhook endpoints (never their secrets) */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          offset?: number;
-          /** @description Only this partner */
-          partnerId?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                createdAt: string;
-                description: string | null;
-                enabled: boolean;
-                events: string[];
-                id: string;
-                partnerId: string;
-                previousSecretExpiresAt: string | null;
-                updatedAt: string;
-                url: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List webhook endpoints (never their secrets)
+     * @description List webhook endpoints (never their secrets). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listWebhookEndpoints'];
     put?: never;
     post?: never;
     delete?: never;
@@ -8045,228 +992,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a webhook endpoint (never its secret) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Webhook endpoint id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              description: string | null;
-              enabled: boolean;
-              events: string[];
-              id: string;
-              partnerId: string;
-              previousSecretExpiresAt: string | null;
-              updatedAt: string;
-              url: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get a webhook endpoint (never its secret)
+     * @description Get a webhook endpoint (never its secret). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_WEBHOOK_ENDPOINT (3700), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getWebhookEndpoint'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
-    /** Change a webhook endpoint (URL, events, description, enabled) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Webhook endpoint id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            description?: string | null;
-            enabled?: boolean;
-            events?: (
-              | 'user.linked'
-              | 'mission.completed'
-              | 'claim.reserved'
-              | 'claim.requested'
-              | 'claim.rejected'
-              | 'claim.failed'
-              | 'claim.succeeded'
-              | 'draw.run'
-              | 'user.unlinked'
-            )[];
-            /**
-             * @description https URL on a public address (http only outside production)
-             * @example https://partner.example/webhooks
-             */
-            url?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              description: string | null;
-              enabled: boolean;
-              events: string[];
-              id: string;
-              partnerId: string;
-              previousSecretExpiresAt: string | null;
-              updatedAt: string;
-              url: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Change a webhook endpoint (URL, events, description, enabled)
+     * @description Change a webhook endpoint (URL, events, description, enabled). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 WEBHOOK_URL_REFUSED (3701), 404 NOT_FOUND_WEBHOOK_ENDPOINT (3700), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    patch: operations['updateWebhookEndpoint'];
     trace?: never;
   };
   '/admin/v1/webhook-endpoints/{id}/roll-secret': {
@@ -8278,106 +1018,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Roll an endpoint's signing secret; the new one is shown only in this answer, the old one signs for 24 h more */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Webhook endpoint id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              createdAt: string;
-              description: string | null;
-              enabled: boolean;
-              events: string[];
-              id: string;
-              partnerId: string;
-              previousSecretExpiresAt: string | null;
-              updatedAt: string;
-              url: string;
-            } & {
-              /** @description whsec_...: shown only in this answer */
-              secret: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Roll an endpoint's signing secret; the new one is shown only in this answer, the old one signs for 24 h more
+     * @description Roll an endpoint's signing secret; the new one is shown only in this answer, the old one signs for 24 h more. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_WEBHOOK_ENDPOINT (3700), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['rollWebhookSecret'];
     delete?: never;
     options?: never;
     head?: never;
@@ -8391,105 +1036,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List webhook messages, newest first */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Only this endpoint */
-          endpointId?: string;
-          /** @description An event type (docs/webhooks.md) */
-          eventType?:
-            | 'user.linked'
-            | 'mission.completed'
-            | 'claim.reserved'
-            | 'claim.requested'
-            | 'claim.rejected'
-            | 'claim.failed'
-            | 'claim.succeeded'
-            | 'draw.run'
-            | 'user.unlinked';
-          limit?: number;
-          offset?: number;
-          /** @description Only this partner */
-          partnerId?: string;
-          status?: 'PENDING' | 'DELIVERED' | 'FAILED';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                attempts: number;
-                createdAt: string;
-                deliveredAt: string | null;
-                endpointId: string;
-                eventType: string;
-                /** @description The webhook-id header of every attempt */
-                id: string;
-                lastError: string | null;
-                nextAttemptAt: string | null;
-                partnerId: string;
-                payload: {
-                  [key: string]: unknown;
-                };
-                status: 'PENDING' | 'DELIVERED' | 'FAILED';
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List webhook messages, newest first
+     * @description List webhook messages, newest first. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listWebhookMessages'];
     put?: never;
     post?: never;
     delete?: never;
@@ -8505,94 +1056,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a webhook message with every delivery attempt */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Webhook message id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              attempts: number;
-              createdAt: string;
-              deliveredAt: string | null;
-              endpointId: string;
-              eventType: string;
-              /** @description The webhook-id header of every attempt */
-              id: string;
-              lastError: string | null;
-              nextAttemptAt: string | null;
-              partnerId: string;
-              payload: {
-                [key: string]: unknown;
-              };
-              status: 'PENDING' | 'DELIVERED' | 'FAILED';
-            } & {
-              attemptLog: {
-                attemptedAt: string;
-                durationMs: number;
-                error: string | null;
-                statusCode: number | null;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get a webhook message with every delivery attempt
+     * @description Get a webhook message with every delivery attempt. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_WEBHOOK_MESSAGE (3702), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getWebhookMessage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -8610,115 +1078,31 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Re-send a webhook message (same webhook-id) with a fresh retry schedule */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Webhook message id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              attempts: number;
-              createdAt: string;
-              deliveredAt: string | null;
-              endpointId: string;
-              eventType: string;
-              /** @description The webhook-id header of every attempt */
-              id: string;
-              lastError: string | null;
-              nextAttemptAt: string | null;
-              partnerId: string;
-              payload: {
-                [key: string]: unknown;
-              };
-              status: 'PENDING' | 'DELIVERED' | 'FAILED';
-            } & {
-              attemptLog: {
-                attemptedAt: string;
-                durationMs: number;
-                error: string | null;
-                statusCode: number | null;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+    /**
+     * Re-send a webhook message (same webhook-id) with a fresh retry schedule
+     * @description Re-send a webhook message (same webhook-id) with a fresh retry schedule. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_WEBHOOK_MESSAGE (3702), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['resendWebhookMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/docs/errors': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /**
+     * The error catalog: every code the service can answer, with its name, HTTP status and meaning
+     * @description Every error answer of this service has the body {code, name, message}; this lists each code. A browser asking for text/html gets the same table as a page.
+     */
+    get: operations['listErrors'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -8732,30 +1116,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The process is up */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {string} */
-              status: 'ok';
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The process is up
+     * @description The process is up. No credentials. Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_CHARACTER (3006), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getHealth'];
     put?: never;
     post?: never;
     delete?: never;
@@ -8771,51 +1136,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The database answers promptly, no work is stuck and payouts move */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {string} */
-              status: 'ready';
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The database answers promptly, no work is stuck and payouts move
+     * @description The database answers promptly, no work is stuck and payouts move. No credentials. Errors (bodies {code, name, message}; catalog at /docs/errors): 503 SERVICE_UNAVAILABLE (3098), 400 INVALID_CHARACTER (3006).
+     */
+    get: operations['getReadiness'];
     put?: never;
     post?: never;
     delete?: never;
@@ -8837,221 +1162,7 @@ export interface paths {
      * Report mission progress or completion (upsert)
      * @description Looks the mission up by missionKey, checks the report and stores it; the first completion of a period pays the mission's reward. Callers must come from the partner's allow-listed addresses.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Completion state; once true has been stored it stays true */
-            completed: boolean;
-            metadata?: {
-              /** @description Current progress value */
-              current?: number;
-              /** @description Maximum target value (progress gauge) */
-              target?: number;
-            };
-            /**
-             * @description Mission key, unique per partner: letters, digits and . _ : -
-             * @example daily-login
-             */
-            missionKey: string;
-            /**
-             * @description The partner's own identifier of the user
-             * @example user-1234
-             */
-            partnerUid: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Empty body: saved and committed */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    post: operations['achieve'];
     delete?: never;
     options?: never;
     head?: never;
@@ -9065,73 +1176,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A lucky draw: commitment before, seed and winners after (no credentials) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Draw id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              assetSymbol: string;
-              budgetId: string;
-              /** @description SHA-256 (hex) of the seed, published before the draw */
-              commitment: string;
-              drawnAt: string | null;
-              id: string;
-              prizeAmount: string;
-              scheduledAt: string;
-              /** @description Published after the draw */
-              seed: string | null;
-              status: 'COMMITTED' | 'DRAWN';
-              ticketCount: number | null;
-              /** @description Every ticket in the draw, to recompute the winners */
-              tickets: string[] | null;
-              title: string;
-              winners:
-                | {
-                    ticketId: string;
-                  }[]
-                | null;
-              winnersCount: number;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A lucky draw: commitment before, seed and winners after (no credentials)
+     * @description A lucky draw: commitment before, seed and winners after (no credentials). No credentials. Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_DRAW (3506), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getPublicDraw'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9147,29 +1196,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Which environment this deployment is: preview (mrk_test_ keys) or production (mrk_live_ keys) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              environment: 'preview' | 'production';
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Which environment this deployment is: preview (mrk_test_ keys) or production (mrk_live_ keys)
+     * @description Which environment this deployment is: preview (mrk_test_ keys) or production (mrk_live_ keys). No credentials. Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_CHARACTER (3006), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getEnvironment'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9185,76 +1216,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Sign in to the mission page; returns to returnTo (a path of this service, default /app) */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description MINI, LIFF or WEB; empty means WEB
-           * @example MINI
-           */
-          browserType?: string;
-          /** @description login: the provider asks for the login again (after a sign-out, to switch accounts) */
-          prompt?: 'login';
-          returnTo?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Found: the Location header says where */
-        302: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Sign in to the mission page; returns to returnTo (a path of this service, default /app)
+     * @description Sign in to the mission page; returns to returnTo (a path of this service, default /app). No credentials. Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_RETURN_PATH (3407), 503 LOGIN_PROVIDER_UNAVAILABLE (3405), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['startSessionLogin'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9276,110 +1242,25 @@ export interface paths {
      * Sign out of the mission page: ends this session on every process at once
      * @description To end every session of the account, POST /v1/me/sessions/revoke-all.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    post: operations['logout'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  '/v1/me/': {
+  '/v1/me': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    /** The signed-in account and its linked partner users */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              accountId: string;
-              displayName: string | null;
-              mappings: {
-                linkedAt: string;
-                partnerId: string;
-                partnerName: string;
-                partnerUid: string;
-                region: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The signed-in account and its linked partner users
+     * @description The signed-in account and its linked partner users. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_CHARACTER (3006), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getMe'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9395,56 +1276,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** My balances per asset */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                assetId: string;
-                balance: string;
-                decimals: number;
-                name: string;
-                symbol: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * My balances per asset
+     * @description My balances per asset. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_CHARACTER (3006), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listMyBalances'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9460,86 +1296,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** My reward claims */
-    get: {
-      parameters: {
-        query?: {
-          status?: 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                amount: string;
-                assetSymbol: string;
-                createdAt: string;
-                decimals: number;
-                explorerUrl: string | null;
-                grantedOnLink: boolean;
-                id: string;
-                reason: string | null;
-                source: string;
-                status: string;
-                txHash: string | null;
-                updatedAt: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * My reward claims
+     * @description My reward claims. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listMyClaims'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9555,88 +1316,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** My missions in the active promotions of every linked partner, with this period's progress and check-in streaks */
-    get: {
-      parameters: {
-        query?: {
-          /** @description The reader's language (en, ko, ja, zh-TW, th); titles come in it when the operator gave one. Else Accept-Language, else the default title */
-          lang?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                claim: {
-                  /** @description Completed before the account was linked; granted at the link */
-                  grantedOnLink: boolean;
-                  reason: string | null;
-                  status: string;
-                } | null;
-                completed: boolean;
-                completedAt: string | null;
-                current: number | null;
-                groupTitle: string;
-                missionGroupId: string;
-                missionId: string;
-                missionKey: string;
-                partnerId: string;
-                partnerName: string;
-                periodKey: string;
-                promotionId: string;
-                promotionTitle: string;
-                promotionType: string;
-                recurrence: string;
-                reward: {
-                  amount: string | null;
-                  assetSymbol: string;
-                  type: string;
-                } | null;
-                target: number | null;
-                title: string;
-              }[];
-              streaks: {
-                best: number;
-                current: number;
-                lastCheckDate: string | null;
-                promotionId: string;
-                promotionTitle: string;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * My missions in the active promotions of every linked partner, with this period's progress and check-in streaks
+     * @description My missions in the active promotions of every linked partner, with this period's progress and check-in streaks. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listMyMissions'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9654,72 +1338,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sign out everywhere: end every session of this account, this one included */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Sessions ended, this one included */
-              endedSessions: number;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Sign out everywhere: end every session of this account, this one included
+     * @description Sign out everywhere: end every session of this account, this one included. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 403 CROSS_SITE_REQUEST (3420), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['revokeAllSessions'];
     delete?: never;
     options?: never;
     head?: never;
@@ -9733,84 +1356,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** My lucky-draw tickets by TicketFilter; NOT_RECEIVED lists lucky-draw missions without a ticket this period */
-    get: {
-      parameters: {
-        query?: {
-          filter?: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
-          /** @description The reader's language (en, ko, ja, zh-TW, th); titles come in it when the operator gave one. Else Accept-Language, else the default title */
-          lang?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              items: {
-                createdAt: string | null;
-                drawId: string | null;
-                id: string | null;
-                missionId: string;
-                missionTitle: string;
-                periodKey: string;
-                status: string;
-                won: boolean | null;
-              }[];
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * My lucky-draw tickets by TicketFilter; NOT_RECEIVED lists lucky-draw missions without a ticket this period
+     * @description My lucky-draw tickets by TicketFilter; NOT_RECEIVED lists lucky-draw missions without a ticket this period. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listMyTickets'];
     put?: never;
     post?: never;
     delete?: never;
@@ -9826,169 +1376,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The wallet rewards are paid to */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              address: string;
-              boundAt: string;
-              chainId: number;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The wallet rewards are paid to
+     * @description The wallet rewards are paid to. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_USER_WALLET (3612), 400 INVALID_CHARACTER (3006), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getWallet'];
     put?: never;
-    /** Bind (or rebind) the wallet that signed the challenge */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            message: string;
-            signature: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              address: string;
-              boundAt: string;
-              chainId: number;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Bind (or rebind) the wallet that signed the challenge
+     * @description Bind (or rebind) the wallet that signed the challenge. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 SIWE_CHALLENGE_INVALID (3610), 400 SIWE_SIGNATURE_INVALID (3611), 404 NOT_FOUND_CHAIN_NETWORK (3600), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['bindWallet'];
     delete?: never;
     options?: never;
     head?: never;
@@ -10002,101 +1400,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A one-time Sign-In with Ethereum message for this address, to sign with the wallet */
-    get: {
-      parameters: {
-        query: {
-          /**
-           * @description An EVM address
-           * @example 0x8ba1f109551bD432803012645Ac136ddd64DBA72
-           */
-          address: string;
-          chainId?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              expiresAt: string;
-              message: string;
-              nonce: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * A one-time Sign-In with Ethereum message for this address, to sign with the wallet
+     * @description A one-time Sign-In with Ethereum message for this address, to sign with the wallet. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_CHAIN_NETWORK (3600), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getWalletChallenge'];
     put?: never;
     post?: never;
     delete?: never;
@@ -10112,99 +1420,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Check whether a partner user is linked */
-    get: {
-      parameters: {
-        query: {
-          /**
-           * @description The partner's own identifier of the user
-           * @example user-1234
-           */
-          partnerUid: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description true if linked */
-              result: boolean;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Check whether a partner user is linked
+     * @description Check whether a partner user is linked. Partner API: the X-Partner-Id and X-Api-Key headers. Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 PARTNER_UNAUTHORIZED (3100), 401 API_KEY_WRONG_ENVIRONMENT (3950), 403 PARTNER_DISABLED (3104), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['checkLink'];
     put?: never;
     post?: never;
     delete?: never;
@@ -10224,75 +1444,7 @@ export interface paths {
      * Login redirect: send the browser here to link its user (no headers)
      * @description Redirects at once to the login. After the login the browser returns to redirectUrl with `token` (the one-time mapping token for connect) or `error` in the query.
      */
-    get: {
-      parameters: {
-        query: {
-          /**
-           * @description MINI, LIFF or WEB; empty means WEB
-           * @example MINI
-           */
-          browserType?: string;
-          partnerId: string;
-          /** @description One of the partner's registered redirect URLs; the query may vary */
-          redirectUrl: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Found: the Location header says where */
-        302: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    get: operations['loginRedirect'];
     put?: never;
     post?: never;
     delete?: never;
@@ -10308,48 +1460,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Where the login provider sends the browser back (register this URL with the provider) */
-    get: {
-      parameters: {
-        query?: {
-          state?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Found: the Location header says where */
-        302: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Where the login provider sends the browser back (register this URL with the provider)
+     * @description Where the login provider sends the browser back (register this URL with the provider). No credentials. Errors (bodies {code, name, message}; catalog at /docs/errors): 400 LOGIN_STATE_INVALID (3403), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['loginCallback'];
     put?: never;
     post?: never;
     delete?: never;
@@ -10365,119 +1480,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** LIFF entry page (register it as the LIFF endpoint URL) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * LIFF entry page (register it as the LIFF endpoint URL)
+     * @description LIFF entry page (register it as the LIFF endpoint URL). No credentials. Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_CHARACTER (3006), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['liffPage'];
     put?: never;
-    /** The LIFF page posts the ID token LINE gave it; the answer says where to go */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            idToken: string;
-            state: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              redirectUrl: string;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The LIFF page posts the ID token LINE gave it; the answer says where to go
+     * @description The LIFF page posts the ID token LINE gave it; the answer says where to go. No credentials. Errors (bodies {code, name, message}; catalog at /docs/errors): 400 LOGIN_STATE_INVALID (3403), 401 ID_TOKEN_INVALID (3404), 404 LIFF_NOT_CONFIGURED (3406), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['liffLogin'];
     delete?: never;
     options?: never;
     head?: never;
@@ -10493,155 +1506,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Register the user mapping with a one-time mapping token */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          /**
-           * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
-           * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-           */
-          'idempotency-key'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /**
-             * @description The partner's own identifier of the user
-             * @example user-1234
-             */
-            partnerUid: string;
-            /**
-             * @description ISO 3166-1 alpha-2 country code
-             * @example KR
-             * @example JP
-             * @example TW
-             */
-            region: string;
-            /** @description The `token` query parameter the browser came back with */
-            token: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Empty body: the mapping exists */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description The body of every error response. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description The body of every error response. */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /**
-               * @description Numeric error code; see docs/errors.md
-               * @example 1201
-               */
-              code: number;
-              /** @example no mission 'daily-login' for this partner */
-              message: string;
-              /** @example NOT_FOUND_MISSION */
-              name: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Register the user mapping with a one-time mapping token
+     * @description Register the user mapping with a one-time mapping token. Partner API: the X-Partner-Id and X-Api-Key headers. Errors (bodies {code, name, message}; catalog at /docs/errors): 400 MAPPING_TOKEN_INVALID (3410), 400 MAPPING_TOKEN_EXPIRED (3411), 400 INVALID_REGION (3414), 400 IDEMPOTENCY_KEY_INVALID (3900), 403 MAPPING_TOKEN_WRONG_PARTNER (3413), 409 MAPPING_TOKEN_USED (3412), 409 PARTNER_USER_LINKED_ELSEWHERE (3415), 409 ACCOUNT_LINKED_ELSEWHERE (3416), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 PARTNER_UNAUTHORIZED (3100), 401 API_KEY_WRONG_ENVIRONMENT (3950), 403 PARTNER_DISABLED (3104), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['connect'];
     delete?: never;
     options?: never;
     head?: never;
@@ -10651,7 +1520,28 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: never;
+  schemas: {
+    /** @description The body of every error response. */
+    ErrorBody: {
+      /**
+       * @description Numeric error code; see GET /docs/errors
+       * @example 1201
+       */
+      code: number;
+      /**
+       * @description What went wrong, for people
+       * @example no mission 'daily-login' for this partner
+       */
+      message: string;
+      /**
+       * @description The error name
+       * @example NOT_FOUND_MISSION
+       */
+      name: string;
+    } & {
+      [key: string]: unknown;
+    };
+  };
   responses: never;
   parameters: never;
   requestBodies: never;
@@ -10659,4 +1549,9260 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  getAccountBalances: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              assetId: string;
+              balance: string;
+              decimals: number;
+              name: string;
+              symbol: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAdminCredentials: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              createdAt: string;
+              id: string;
+              name: string;
+              /** @description First characters of a generated secret (adm_…), to recognise it; empty for the ADMIN_TOKEN credential, whose secret a person chose */
+              prefix: string;
+              revokedAt: string | null;
+              /** @enum {string} */
+              role: 'OWNER' | 'OPERATOR' | 'VIEWER';
+            }[];
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createAdminCredential: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @enum {string} */
+          role: 'OWNER' | 'OPERATOR' | 'VIEWER';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            id: string;
+            name: string;
+            /** @description First characters of a generated secret (adm_…), to recognise it; empty for the ADMIN_TOKEN credential, whose secret a person chose */
+            prefix: string;
+            revokedAt: string | null;
+            /** @enum {string} */
+            role: 'OWNER' | 'OPERATOR' | 'VIEWER';
+          } & {
+            secret: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  revokeAdminCredential: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Admin credential id */
+        credentialId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3201 NOT_FOUND_ADMIN_CREDENTIAL: No admin credential has this id; check the id (list the credentials). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3202 LAST_OWNER: This is the last live OWNER credential and cannot be revoked; create another OWNER first. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAuditEvents: {
+    parameters: {
+      query?: {
+        action?: 'create' | 'update' | 'delete';
+        /** @description Only writes by this admin credential */
+        actorId?: string;
+        entityId?: string;
+        entityType?: string;
+        limit?: number;
+        offset?: number;
+        /** @description From this instant (inclusive) */
+        since?: string;
+        /** @description Before this instant (exclusive) */
+        until?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /** @enum {string} */
+              action: 'create' | 'update' | 'delete';
+              actor: {
+                id: string;
+                name: string;
+              };
+              after: {
+                [key: string]: unknown;
+              } | null;
+              /** @description ISO 8601 */
+              at: string;
+              before: {
+                [key: string]: unknown;
+              } | null;
+              entityId: string;
+              /** @description e.g. 'partner', 'mission', 'budget'; see docs/audit.md */
+              entityType: string;
+              id: string;
+              requestId: string | null;
+            }[];
+            total: number;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listBudgets: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              assetId: string;
+              assetSymbol: string;
+              createdAt: string;
+              decimals: number;
+              id: string;
+              name: string;
+              /** @description Claims SUCCEEDED */
+              paid: string;
+              /** @description Claims REJECTED (e.g. the budget was empty) */
+              rejected: number;
+              remaining: string;
+              /** @description Claims RESERVED, REQUESTED or FAILED */
+              reserved: string;
+              /** @description Whole units, a decimal string */
+              total: string;
+              /** @enum {string} */
+              type: 'FIXED' | 'LUCKY_DRAW';
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createBudget: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Asset id */
+          assetId: string;
+          name: string;
+          /** @description Sub-allotments for concurrent reservations (default 16) */
+          stripes?: number;
+          /**
+           * @description Whole units
+           * @example 100.5
+           */
+          total: string;
+          /** @enum {string} */
+          type: 'FIXED' | 'LUCKY_DRAW';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetId: string;
+            assetSymbol: string;
+            createdAt: string;
+            decimals: number;
+            id: string;
+            name: string;
+            /** @description Claims SUCCEEDED */
+            paid: string;
+            /** @description Claims REJECTED (e.g. the budget was empty) */
+            rejected: number;
+            remaining: string;
+            /** @description Claims RESERVED, REQUESTED or FAILED */
+            reserved: string;
+            /** @description Whole units, a decimal string */
+            total: string;
+            /** @enum {string} */
+            type: 'FIXED' | 'LUCKY_DRAW';
+          };
+        };
+      };
+      /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1401 NOT_FOUND_REWARD_ASSET: No reward asset has this id; check the id (list the reward assets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1402 NOT_SET_REWARD_ASSET_DECIMALS: The asset's decimals are not set, so it cannot back a budget or reward; set them on the asset first. 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getBudget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Budget id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetId: string;
+            assetSymbol: string;
+            createdAt: string;
+            decimals: number;
+            id: string;
+            name: string;
+            /** @description Claims SUCCEEDED */
+            paid: string;
+            /** @description Claims REJECTED (e.g. the budget was empty) */
+            rejected: number;
+            remaining: string;
+            /** @description Claims RESERVED, REQUESTED or FAILED */
+            reserved: string;
+            /** @description Whole units, a decimal string */
+            total: string;
+            /** @enum {string} */
+            type: 'FIXED' | 'LUCKY_DRAW';
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1902 NOT_FOUND_REWARD_BUDGET: No budget has this id; check the id (list the budgets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getBudgetCaps: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Budget id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            budgetId: string;
+            /** @description Most one platform account may receive from this budget per UTC day (whole units); null: no cap */
+            perAccountPerDay: string | null;
+            /** @description Most one partner's users together may take from this budget per UTC day (whole units); null: no cap */
+            perPartnerPerDay: string | null;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1902 NOT_FOUND_REWARD_BUDGET: No budget has this id; check the id (list the budgets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1402 NOT_SET_REWARD_ASSET_DECIMALS: The asset's decimals are not set, so it cannot back a budget or reward; set them on the asset first. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  setBudgetCaps: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Budget id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          perAccountPerDay: string | null;
+          perPartnerPerDay: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            budgetId: string;
+            /** @description Most one platform account may receive from this budget per UTC day (whole units); null: no cap */
+            perAccountPerDay: string | null;
+            /** @description Most one partner's users together may take from this budget per UTC day (whole units); null: no cap */
+            perPartnerPerDay: string | null;
+          };
+        };
+      };
+      /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1902 NOT_FOUND_REWARD_BUDGET: No budget has this id; check the id (list the budgets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1402 NOT_SET_REWARD_ASSET_DECIMALS: The asset's decimals are not set, so it cannot back a budget or reward; set them on the asset first. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getBudgetHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Budget id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              day: string;
+              /** @description Reserved and not yet paid or released, at the end of the day */
+              heldToDate: string;
+              /** @description Paid out that day */
+              paid: string;
+              /** @description Paid out up to the end of the day */
+              paidToDate: string;
+              /** @description Given back by rejected claims that day */
+              released: string;
+              /** @description Reserved by new claims that day */
+              reserved: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1902 NOT_FOUND_REWARD_BUDGET: No budget has this id; check the id (list the budgets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getRewardWallet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Budget id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            address: string;
+            budgetId: string;
+            createdAt: string;
+            decimals: number | null;
+            gasBalanceWei: string | null;
+            id: string;
+            /** @enum {string} */
+            keyOrigin: 'CREATED' | 'IMPORTED';
+            networkId: string;
+            /** @description Whole units of claims not yet paid */
+            owed: string;
+            symbol: string;
+            tokenAddress: string | null;
+            /** @description Whole units on chain */
+            tokenBalance: string | null;
+            warning: string | null;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1902 NOT_FOUND_REWARD_BUDGET: No budget has this id; check the id (list the budgets). 3606 NOT_FOUND_REWARD_WALLET: The budget has no reward wallet yet; create one first. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createRewardWallet: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path: {
+        /** @description Budget id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description 0x and 64 hex digits; omit to have the service create the key */
+          privateKey?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            address: string;
+            budgetId: string;
+            createdAt: string;
+            id: string;
+            /** @enum {string} */
+            keyOrigin: 'CREATED' | 'IMPORTED';
+            networkId: string;
+          };
+        };
+      };
+      /** @description 3605 INVALID_PRIVATE_KEY: The imported key is not 0x and 64 hex digits of a valid secp256k1 key; send a valid key. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1902 NOT_FOUND_REWARD_BUDGET: No budget has this id; check the id (list the budgets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3603 NOT_A_CHAIN_BUDGET: The budget's asset is not on a chain, so it has no reward wallet; use a chain asset's budget. 3604 REWARD_WALLET_EXISTS: The budget already has a reward wallet, or the imported key is used by another budget; keep the existing one. 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3602 CHAIN_RPC_UNAVAILABLE: The network's RPC endpoint did not answer; retry shortly or check the endpoint. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  fundDevRewardWallet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Budget id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Whole units */
+          amount?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            address: string;
+            budgetId: string;
+            createdAt: string;
+            decimals: number | null;
+            gasBalanceWei: string | null;
+            id: string;
+            /** @enum {string} */
+            keyOrigin: 'CREATED' | 'IMPORTED';
+            networkId: string;
+            /** @description Whole units of claims not yet paid */
+            owed: string;
+            symbol: string;
+            tokenAddress: string | null;
+            /** @description Whole units on chain */
+            tokenBalance: string | null;
+            warning: string | null;
+          };
+        };
+      };
+      /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3606 NOT_FOUND_REWARD_WALLET: The budget has no reward wallet yet; create one first. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3620 NOT_A_DEV_CHAIN_WALLET: The dev faucet only funds wallets on the development chain; fund this wallet yourself. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3602 CHAIN_RPC_UNAVAILABLE: The network's RPC endpoint did not answer; retry shortly or check the endpoint. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  topUpBudget: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path: {
+        /** @description Budget id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Whole units to add
+           * @example 100.5
+           */
+          amount: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetId: string;
+            assetSymbol: string;
+            createdAt: string;
+            decimals: number;
+            id: string;
+            name: string;
+            /** @description Claims SUCCEEDED */
+            paid: string;
+            /** @description Claims REJECTED (e.g. the budget was empty) */
+            rejected: number;
+            remaining: string;
+            /** @description Claims RESERVED, REQUESTED or FAILED */
+            reserved: string;
+            /** @description Whole units, a decimal string */
+            total: string;
+            /** @enum {string} */
+            type: 'FIXED' | 'LUCKY_DRAW';
+          };
+        };
+      };
+      /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1902 NOT_FOUND_REWARD_BUDGET: No budget has this id; check the id (list the budgets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createChainAsset: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @description Network id */
+          networkId: string;
+          symbol: string;
+          tokenAddress?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            decimals: number | null;
+            id: string;
+            name: string;
+            networkId: string;
+            symbol: string;
+            tokenAddress: string | null;
+          };
+        };
+      };
+      /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3600 NOT_FOUND_CHAIN_NETWORK: No EVM network has this id (or none is configured); register the network first. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3607 NOT_A_TOKEN_CONTRACT: The token address has no contract code on the network; check the address and network. 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3602 CHAIN_RPC_UNAVAILABLE: The network's RPC endpoint did not answer; retry shortly or check the endpoint. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listChainNetworks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              chainId: number;
+              confirmations: number;
+              createdAt: string;
+              explorerTxUrl: string | null;
+              id: string;
+              name: string;
+              rpcUrl: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createChainNetwork: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          chainId: number;
+          confirmations?: number;
+          explorerTxUrl?: string | null;
+          name: string;
+          rpcUrl: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            chainId: number;
+            confirmations: number;
+            createdAt: string;
+            explorerTxUrl: string | null;
+            id: string;
+            name: string;
+            rpcUrl: string;
+          };
+        };
+      };
+      /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3601 CHAIN_ID_MISMATCH: The network's RPC endpoint reports another chain id; check the RPC URL and chain id. 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3602 CHAIN_RPC_UNAVAILABLE: The network's RPC endpoint did not answer; retry shortly or check the endpoint. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listClaims: {
+    parameters: {
+      query?: {
+        /** @description Account id */
+        accountId?: string;
+        /** @description Budget id */
+        budgetId?: string;
+        limit?: number;
+        offset?: number;
+        /** @description Partner id */
+        partnerId?: string;
+        partnerUid?: string;
+        /** @description Promotion id */
+        promotionId?: string;
+        status?: 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              accountId: string | null;
+              amount: string;
+              assetSymbol: string;
+              attempts: number;
+              budgetId: string;
+              /** @description Granted when the user linked: when the completion happened */
+              completedBeforeLink: string | null;
+              createdAt: string;
+              decimals: number;
+              /** @description The transaction on the network's explorer */
+              explorerUrl: string | null;
+              id: string;
+              /** @description MISSION claims: the mission key */
+              missionKey: string | null;
+              /** @description MISSION claims: the mission's title */
+              missionTitle: string | null;
+              partnerId: string;
+              partnerUid: string;
+              periodKey: string;
+              promotionId: string | null;
+              reason: string | null;
+              source: string;
+              sourceId: string;
+              /** @enum {string} */
+              status: 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
+              /** @description Paid on a chain: the transaction (mined, or in flight) */
+              txHash: string | null;
+              updatedAt: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getClaimHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Claim id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              at: string;
+              from: string | null;
+              reason: string | null;
+              to: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3503 NOT_FOUND_CLAIM: No claim has this id; check the id (list the claims). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  rejectClaim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Claim id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3503 NOT_FOUND_CLAIM: No claim has this id; check the id (list the claims). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3502 ILLEGAL_CLAIM_TRANSITION: The claim's status does not allow this move (e.g. rejecting a SUCCEEDED claim); read the claim first. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  retryClaim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Claim id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3503 NOT_FOUND_CLAIM: No claim has this id; check the id (list the claims). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3502 ILLEGAL_CLAIM_TRANSITION: The claim's status does not allow this move (e.g. rejecting a SUCCEEDED claim); read the claim first. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listDraws: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              assetSymbol: string;
+              budgetId: string;
+              /** @description SHA-256 (hex) of the seed, published before the draw */
+              commitment: string;
+              drawnAt: string | null;
+              id: string;
+              prizeAmount: string;
+              scheduledAt: string;
+              /** @description Published after the draw */
+              seed: string | null;
+              /** @enum {string} */
+              status: 'COMMITTED' | 'DRAWN';
+              ticketCount: number | null;
+              /** @description Every ticket in the draw, to recompute the winners */
+              tickets: string[] | null;
+              title: string;
+              winners:
+                | {
+                    ticketId: string;
+                  }[]
+                | null;
+              winnersCount: number;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createDraw: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Budget id */
+          budgetId: string;
+          /** @description Whole units per winner */
+          prizeAmount: string;
+          /** Format: date-time */
+          scheduledAt: string;
+          title: string;
+          winnersCount: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetSymbol: string;
+            budgetId: string;
+            /** @description SHA-256 (hex) of the seed, published before the draw */
+            commitment: string;
+            drawnAt: string | null;
+            id: string;
+            prizeAmount: string;
+            scheduledAt: string;
+            /** @description Published after the draw */
+            seed: string | null;
+            /** @enum {string} */
+            status: 'COMMITTED' | 'DRAWN';
+            ticketCount: number | null;
+            /** @description Every ticket in the draw, to recompute the winners */
+            tickets: string[] | null;
+            title: string;
+            winners:
+              | {
+                  ticketId: string;
+                }[]
+              | null;
+            winnersCount: number;
+          };
+        };
+      };
+      /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3501 BUDGET_TYPE_MISMATCH: The reward type does not match the budget's type (FIXED or LUCKY_DRAW); choose a matching budget. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1902 NOT_FOUND_REWARD_BUDGET: No budget has this id; check the id (list the budgets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1402 NOT_SET_REWARD_ASSET_DECIMALS: The asset's decimals are not set, so it cannot back a budget or reward; set them on the asset first. 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getDraw: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Draw id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetSymbol: string;
+            budgetId: string;
+            /** @description SHA-256 (hex) of the seed, published before the draw */
+            commitment: string;
+            drawnAt: string | null;
+            id: string;
+            prizeAmount: string;
+            scheduledAt: string;
+            /** @description Published after the draw */
+            seed: string | null;
+            /** @enum {string} */
+            status: 'COMMITTED' | 'DRAWN';
+            ticketCount: number | null;
+            /** @description Every ticket in the draw, to recompute the winners */
+            tickets: string[] | null;
+            title: string;
+            winners:
+              | {
+                  ticketId: string;
+                }[]
+              | null;
+            winnersCount: number;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3506 NOT_FOUND_DRAW: No lucky draw has this id; check the id (list the draws). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  runDraw: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Draw id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetSymbol: string;
+            budgetId: string;
+            /** @description SHA-256 (hex) of the seed, published before the draw */
+            commitment: string;
+            drawnAt: string | null;
+            id: string;
+            prizeAmount: string;
+            scheduledAt: string;
+            /** @description Published after the draw */
+            seed: string | null;
+            /** @enum {string} */
+            status: 'COMMITTED' | 'DRAWN';
+            ticketCount: number | null;
+            /** @description Every ticket in the draw, to recompute the winners */
+            tickets: string[] | null;
+            title: string;
+            winners:
+              | {
+                  ticketId: string;
+                }[]
+              | null;
+            winnersCount: number;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3506 NOT_FOUND_DRAW: No lucky draw has this id; check the id (list the draws). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3507 DRAW_ALREADY_DRAWN: The draw has already run; read its winners instead. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  whoami: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            name: string;
+            prefix: string;
+            /** @enum {string} */
+            role: 'OWNER' | 'OPERATOR' | 'VIEWER';
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getMissionGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Mission group id */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            id: string;
+            partnerId: string;
+            promotionId: string;
+            title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1101 NOT_FOUND_MISSION_GROUP: No mission group has this id; check the id (list the promotion's mission groups). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateMissionGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Mission group id */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          title?: string;
+          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+          titles?: {
+            en?: string;
+            ja?: string;
+            ko?: string;
+            th?: string;
+            'zh-TW'?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            id: string;
+            partnerId: string;
+            promotionId: string;
+            title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1101 NOT_FOUND_MISSION_GROUP: No mission group has this id; check the id (list the promotion's mission groups). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listMissions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Mission group id */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              createdAt: string;
+              id: string;
+              missionGroupId: string;
+              missionKey: string;
+              partnerId: string;
+              /** @enum {string} */
+              recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
+              target: number | null;
+              title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
+              updatedAt: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1101 NOT_FOUND_MISSION_GROUP: No mission group has this id; check the id (list the promotion's mission groups). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createMission: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path: {
+        /** @description Mission group id */
+        groupId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Mission key, unique per partner: letters, digits and . _ : -
+           * @example daily-login
+           */
+          missionKey: string;
+          /** @enum {string} */
+          recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
+          /** @description When set, a completion must report metadata.current >= target */
+          target?: number | null;
+          title: string;
+          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+          titles?: {
+            en?: string;
+            ja?: string;
+            ko?: string;
+            th?: string;
+            'zh-TW'?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            id: string;
+            missionGroupId: string;
+            missionKey: string;
+            partnerId: string;
+            /** @enum {string} */
+            recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
+            target: number | null;
+            title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1101 NOT_FOUND_MISSION_GROUP: No mission group has this id; check the id (list the promotion's mission groups). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3300 DUPLICATE_MISSION_KEY: The partner already has a mission with this key; choose another key. 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  setGroupReward: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Mission group id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description FIXED only: whole units per completion
+           * @example 100.5
+           */
+          amount?: string;
+          /** @description Budget id */
+          budgetId: string;
+          /** @enum {string} */
+          type: 'FIXED' | 'LUCKY_DRAW';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            amount: string | null;
+            budgetId: string;
+            id: string;
+            /** @enum {string} */
+            type: 'FIXED' | 'LUCKY_DRAW';
+          };
+        };
+      };
+      /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3501 BUDGET_TYPE_MISMATCH: The reward type does not match the budget's type (FIXED or LUCKY_DRAW); choose a matching budget. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1101 NOT_FOUND_MISSION_GROUP: No mission group has this id; check the id (list the promotion's mission groups). 1902 NOT_FOUND_REWARD_BUDGET: No budget has this id; check the id (list the budgets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1402 NOT_SET_REWARD_ASSET_DECIMALS: The asset's decimals are not set, so it cannot back a budget or reward; set them on the asset first. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  removeGroupReward: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Mission group id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1101 NOT_FOUND_MISSION_GROUP: No mission group has this id; check the id (list the promotion's mission groups). 3505 NOT_FOUND_REWARD_RULE: The mission or group has no reward to remove; nothing to do. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  setMissionReward: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Mission id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description FIXED only: whole units per completion
+           * @example 100.5
+           */
+          amount?: string;
+          /** @description Budget id */
+          budgetId: string;
+          /** @enum {string} */
+          type: 'FIXED' | 'LUCKY_DRAW';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            amount: string | null;
+            budgetId: string;
+            id: string;
+            /** @enum {string} */
+            type: 'FIXED' | 'LUCKY_DRAW';
+          };
+        };
+      };
+      /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3501 BUDGET_TYPE_MISMATCH: The reward type does not match the budget's type (FIXED or LUCKY_DRAW); choose a matching budget. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1201 NOT_FOUND_MISSION: No mission has this id, or the partner has no mission with this missionKey; check the id or key. 1902 NOT_FOUND_REWARD_BUDGET: No budget has this id; check the id (list the budgets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1402 NOT_SET_REWARD_ASSET_DECIMALS: The asset's decimals are not set, so it cannot back a budget or reward; set them on the asset first. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  removeMissionReward: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Mission id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1201 NOT_FOUND_MISSION: No mission has this id, or the partner has no mission with this missionKey; check the id or key. 3505 NOT_FOUND_REWARD_RULE: The mission or group has no reward to remove; nothing to do. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getMission: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Mission id */
+        missionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            id: string;
+            missionGroupId: string;
+            missionKey: string;
+            partnerId: string;
+            /** @enum {string} */
+            recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
+            target: number | null;
+            title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1201 NOT_FOUND_MISSION: No mission has this id, or the partner has no mission with this missionKey; check the id or key. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateMission: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Mission id */
+        missionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description When set, a completion must report metadata.current >= target */
+          target?: number | null;
+          title?: string;
+          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+          titles?: {
+            en?: string;
+            ja?: string;
+            ko?: string;
+            th?: string;
+            'zh-TW'?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            id: string;
+            missionGroupId: string;
+            missionKey: string;
+            partnerId: string;
+            /** @enum {string} */
+            recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
+            target: number | null;
+            title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1201 NOT_FOUND_MISSION: No mission has this id, or the partner has no mission with this missionKey; check the id or key. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listPartners: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              allowedIps: string[];
+              createdAt: string;
+              id: string;
+              name: string;
+              redirectUrls: string[];
+              /** @enum {string} */
+              status: 'ACTIVE' | 'DISABLED';
+              updatedAt: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createPartner: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description IPs or CIDRs allowed to call achieve */
+          allowedIps?: string[];
+          name: string;
+          /** @description Exact URLs (scheme, host, port, path) the login may return to; the query may vary */
+          redirectUrls?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            allowedIps: string[];
+            createdAt: string;
+            id: string;
+            name: string;
+            redirectUrls: string[];
+            /** @enum {string} */
+            status: 'ACTIVE' | 'DISABLED';
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPartner: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Partner id */
+        partnerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            allowedIps: string[];
+            createdAt: string;
+            id: string;
+            name: string;
+            redirectUrls: string[];
+            /** @enum {string} */
+            status: 'ACTIVE' | 'DISABLED';
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3102 NOT_FOUND_PARTNER: No partner has this id; check the id (list the partners). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updatePartner: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Partner id */
+        partnerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description IPs or CIDRs allowed to call achieve */
+          allowedIps?: string[];
+          name?: string;
+          /** @description Exact URLs (scheme, host, port, path) the login may return to; the query may vary */
+          redirectUrls?: string[];
+          /** @enum {string} */
+          status?: 'ACTIVE' | 'DISABLED';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            allowedIps: string[];
+            createdAt: string;
+            id: string;
+            name: string;
+            redirectUrls: string[];
+            /** @enum {string} */
+            status: 'ACTIVE' | 'DISABLED';
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3102 NOT_FOUND_PARTNER: No partner has this id; check the id (list the partners). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Partner id */
+        partnerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              createdAt: string;
+              id: string;
+              name: string | null;
+              partnerId: string;
+              prefix: string;
+              revokedAt: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3102 NOT_FOUND_PARTNER: No partner has this id; check the id (list the partners). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Partner id */
+        partnerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            id: string;
+            name: string | null;
+            partnerId: string;
+            prefix: string;
+            revokedAt: string | null;
+          } & {
+            apiKey: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3102 NOT_FOUND_PARTNER: No partner has this id; check the id (list the partners). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description API key id */
+        keyId: string;
+        /** @description Partner id */
+        partnerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3102 NOT_FOUND_PARTNER: No partner has this id; check the id (list the partners). 3103 NOT_FOUND_API_KEY: The partner has no API key with this id; check the id (list its API keys). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  findUsersByAccount: {
+    parameters: {
+      query: {
+        /** @description Platform account id */
+        account: string;
+      };
+      header?: never;
+      path: {
+        /** @description Partner id */
+        partnerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              account: {
+                createdAt: string;
+                displayName: string | null;
+                id: string;
+                issuer: string;
+                /** @description The login provider's user id (LINE: the user's LINE id) */
+                subject: string;
+              };
+              linkedAt: string;
+              partnerId: string;
+              partnerUid: string;
+              region: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3102 NOT_FOUND_PARTNER: No partner has this id; check the id (list the partners). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getUserMapping: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Partner id */
+        partnerId: string;
+        /**
+         * @description The partner's own identifier of the user
+         * @example user-1234
+         */
+        partnerUid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            account: {
+              createdAt: string;
+              displayName: string | null;
+              id: string;
+              issuer: string;
+              /** @description The login provider's user id (LINE: the user's LINE id) */
+              subject: string;
+            };
+            linkedAt: string;
+            partnerId: string;
+            partnerUid: string;
+            region: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3102 NOT_FOUND_PARTNER: No partner has this id; check the id (list the partners). 3417 NOT_FOUND_MAPPING: This partner user is not linked; nothing to show or remove. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  unlinkUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Partner id */
+        partnerId: string;
+        /**
+         * @description The partner's own identifier of the user
+         * @example user-1234
+         */
+        partnerUid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3102 NOT_FOUND_PARTNER: No partner has this id; check the id (list the partners). 3417 NOT_FOUND_MAPPING: This partner user is not linked; nothing to show or remove. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getUserProgress: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Partner id */
+        partnerId: string;
+        /**
+         * @description The partner's own identifier of the user
+         * @example user-1234
+         */
+        partnerUid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              completed: boolean;
+              completedAt: string | null;
+              createdAt: string;
+              current: number | null;
+              missionId: string;
+              missionKey: string;
+              /** @description ONCE, a local date, 'W' + the week's Monday, or a month */
+              periodKey: string;
+              reportCount: number;
+              target: number | null;
+              updatedAt: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3102 NOT_FOUND_PARTNER: No partner has this id; check the id (list the partners). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Partner id */
+        partnerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          enabled?: boolean;
+          events: (
+            | 'user.linked'
+            | 'mission.completed'
+            | 'claim.reserved'
+            | 'claim.requested'
+            | 'claim.rejected'
+            | 'claim.failed'
+            | 'claim.succeeded'
+            | 'draw.run'
+            | 'user.unlinked'
+          )[];
+          /**
+           * @description https URL on a public address (http only outside production)
+           * @example https://partner.example/webhooks
+           */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            description: string | null;
+            enabled: boolean;
+            events: string[];
+            id: string;
+            partnerId: string;
+            previousSecretExpiresAt: string | null;
+            updatedAt: string;
+            url: string;
+          } & {
+            /** @description whsec_...: shown only in this answer */
+            secret: string;
+          };
+        };
+      };
+      /** @description 3701 WEBHOOK_URL_REFUSED: The endpoint URL is not an absolute public https URL without credentials; send such a URL. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3102 NOT_FOUND_PARTNER: No partner has this id; check the id (list the partners). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listPromotions: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        /** @description Partner id */
+        partnerId?: string;
+        status?: 'ACTIVE' | 'INACTIVE';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              activatedAt: string | null;
+              createdAt: string;
+              endAt: string | null;
+              id: string;
+              partnerId: string;
+              startAt: string;
+              /** @enum {string} */
+              status: 'ACTIVE' | 'INACTIVE';
+              timezone: string;
+              title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
+              /** @enum {string} */
+              type: 'COMPOSITE' | 'DAILY_CHECK';
+              updatedAt: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createPromotion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          endAt?: string | null;
+          /** @description Partner id */
+          partnerId: string;
+          /** Format: date-time */
+          startAt: string;
+          /** @enum {string} */
+          status?: 'ACTIVE' | 'INACTIVE';
+          /** @description IANA time zone, e.g. Asia/Seoul */
+          timezone: string;
+          title: string;
+          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+          titles?: {
+            en?: string;
+            ja?: string;
+            ko?: string;
+            th?: string;
+            'zh-TW'?: string;
+          };
+          /** @enum {string} */
+          type: 'COMPOSITE' | 'DAILY_CHECK';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            activatedAt: string | null;
+            createdAt: string;
+            endAt: string | null;
+            id: string;
+            partnerId: string;
+            startAt: string;
+            /** @enum {string} */
+            status: 'ACTIVE' | 'INACTIVE';
+            timezone: string;
+            title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
+            /** @enum {string} */
+            type: 'COMPOSITE' | 'DAILY_CHECK';
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3304 INVALID_TIMEZONE: The time zone is not an IANA name; send one such as Asia/Tokyo. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3102 NOT_FOUND_PARTNER: No partner has this id; check the id (list the partners). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPromotionRewards: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Promotion id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              amount: string | null;
+              assetSymbol: string;
+              budgetId: string;
+              budgetName: string;
+              decimals: number;
+              missionGroupId: string | null;
+              missionId: string | null;
+              /** @enum {string} */
+              type: 'FIXED' | 'LUCKY_DRAW';
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 2101 NOT_FOUND_PROMOTION: No promotion has this id; check the id (list the promotions). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getStreakRewards: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Promotion id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /**
+               * @description Whole units
+               * @example 100.5
+               */
+              amount: string;
+              /** @description FIXED budget id */
+              budgetId: string;
+              days: number;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 2101 NOT_FOUND_PROMOTION: No promotion has this id; check the id (list the promotions). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  setStreakRewards: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Promotion id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          items: {
+            /**
+             * @description Whole units
+             * @example 100.5
+             */
+            amount: string;
+            /** @description FIXED budget id */
+            budgetId: string;
+            days: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /**
+               * @description Whole units
+               * @example 100.5
+               */
+              amount: string;
+              /** @description FIXED budget id */
+              budgetId: string;
+              days: number;
+            }[];
+          };
+        };
+      };
+      /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3501 BUDGET_TYPE_MISMATCH: The reward type does not match the budget's type (FIXED or LUCKY_DRAW); choose a matching budget. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 2101 NOT_FOUND_PROMOTION: No promotion has this id; check the id (list the promotions). 1902 NOT_FOUND_REWARD_BUDGET: No budget has this id; check the id (list the budgets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1402 NOT_SET_REWARD_ASSET_DECIMALS: The asset's decimals are not set, so it cannot back a budget or reward; set them on the asset first. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPromotion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Promotion id */
+        promotionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            activatedAt: string | null;
+            createdAt: string;
+            endAt: string | null;
+            id: string;
+            partnerId: string;
+            startAt: string;
+            /** @enum {string} */
+            status: 'ACTIVE' | 'INACTIVE';
+            timezone: string;
+            title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
+            /** @enum {string} */
+            type: 'COMPOSITE' | 'DAILY_CHECK';
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 2101 NOT_FOUND_PROMOTION: No promotion has this id; check the id (list the promotions). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updatePromotion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Promotion id */
+        promotionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          endAt?: string | null;
+          /** @description Partner id */
+          partnerId?: string;
+          /** Format: date-time */
+          startAt?: string;
+          /** @enum {string} */
+          status?: 'ACTIVE' | 'INACTIVE';
+          /** @description IANA time zone, e.g. Asia/Seoul */
+          timezone?: string;
+          title?: string;
+          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+          titles?: {
+            en?: string;
+            ja?: string;
+            ko?: string;
+            th?: string;
+            'zh-TW'?: string;
+          };
+          /** @enum {string} */
+          type?: 'COMPOSITE' | 'DAILY_CHECK';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            activatedAt: string | null;
+            createdAt: string;
+            endAt: string | null;
+            id: string;
+            partnerId: string;
+            startAt: string;
+            /** @enum {string} */
+            status: 'ACTIVE' | 'INACTIVE';
+            timezone: string;
+            title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
+            /** @enum {string} */
+            type: 'COMPOSITE' | 'DAILY_CHECK';
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3304 INVALID_TIMEZONE: The time zone is not an IANA name; send one such as Asia/Tokyo. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 2101 NOT_FOUND_PROMOTION: No promotion has this id; check the id (list the promotions). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 2102 IMMUTABLE_PROMOTION_FIELD: The promotion has been ACTIVE, so its partner, type, start and time zone are fixed; create a new promotion instead. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listMissionGroups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Promotion id */
+        promotionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              createdAt: string;
+              id: string;
+              partnerId: string;
+              promotionId: string;
+              title: string;
+              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+              titles: {
+                en?: string;
+                ja?: string;
+                ko?: string;
+                th?: string;
+                'zh-TW'?: string;
+              };
+              updatedAt: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 2101 NOT_FOUND_PROMOTION: No promotion has this id; check the id (list the promotions). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createMissionGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path: {
+        /** @description Promotion id */
+        promotionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          title: string;
+          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+          titles?: {
+            en?: string;
+            ja?: string;
+            ko?: string;
+            th?: string;
+            'zh-TW'?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            id: string;
+            partnerId: string;
+            promotionId: string;
+            title: string;
+            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
+            titles: {
+              en?: string;
+              ja?: string;
+              ko?: string;
+              th?: string;
+              'zh-TW'?: string;
+            };
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 2101 NOT_FOUND_PROMOTION: No promotion has this id; check the id (list the promotions). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getDailyActivity: {
+    parameters: {
+      query?: {
+        /** @description How many days, ending today */
+        days?: number;
+        /** @description Only this partner */
+        partnerId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            days: {
+              /** @description Mission periods completed */
+              completions: number;
+              /** @description YYYY-MM-DD (UTC) */
+              day: string;
+              payouts: {
+                /** @description Paid that day, whole units */
+                amount: string;
+                assetId: string;
+                count: number;
+                decimals: number;
+                symbol: string;
+              }[];
+              /** @description Claims created with a reservation */
+              rewardsGranted: number;
+              /** @description Claims refused for an empty budget */
+              rewardsRefused: number;
+            }[];
+            from: string;
+            to: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAssets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              createdAt: string;
+              decimals: number | null;
+              id: string;
+              name: string;
+              symbol: string;
+              /** @enum {string} */
+              type: 'FT';
+            }[];
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createAsset: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          decimals?: number | null;
+          name: string;
+          symbol: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            decimals: number | null;
+            id: string;
+            name: string;
+            symbol: string;
+            /** @enum {string} */
+            type: 'FT';
+          };
+        };
+      };
+      /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3305 CONFLICT: A concurrent change won (or the change conflicts with stored data); read the resource again and retry. 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAsset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Asset id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            decimals: number | null;
+            id: string;
+            name: string;
+            symbol: string;
+            /** @enum {string} */
+            type: 'FT';
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1401 NOT_FOUND_REWARD_ASSET: No reward asset has this id; check the id (list the reward assets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateAsset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Asset id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          decimals?: number;
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            decimals: number | null;
+            id: string;
+            name: string;
+            symbol: string;
+            /** @enum {string} */
+            type: 'FT';
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1401 NOT_FOUND_REWARD_ASSET: No reward asset has this id; check the id (list the reward assets). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3504 DECIMALS_ALREADY_SET: The asset's decimals are set and cannot change; create a new asset instead. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  reconcileRewardWallets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              address: string;
+              budgetId: string;
+              confirmedPayouts: number;
+              differences: {
+                claimId: string | null;
+                detail: string;
+                kind: string;
+                txHash: string | null;
+              }[];
+              transfersOnChain: number;
+              walletId: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3602 CHAIN_RPC_UNAVAILABLE: The network's RPC endpoint did not answer; retry shortly or check the endpoint. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listTickets: {
+    parameters: {
+      query?: {
+        filter?: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
+        limit?: number;
+        offset?: number;
+        /** @description Partner id */
+        partnerId?: string;
+        partnerUid?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              createdAt: string | null;
+              drawId: string | null;
+              /** @description null for NOT_RECEIVED */
+              id: string | null;
+              missionId: string;
+              missionTitle: string;
+              partnerId: string;
+              partnerUid: string;
+              periodKey: string;
+              /** @enum {string} */
+              status: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
+              won: boolean | null;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        /** @description Only this partner */
+        partnerId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              createdAt: string;
+              description: string | null;
+              enabled: boolean;
+              events: string[];
+              id: string;
+              partnerId: string;
+              previousSecretExpiresAt: string | null;
+              updatedAt: string;
+              url: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook endpoint id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            description: string | null;
+            enabled: boolean;
+            events: string[];
+            id: string;
+            partnerId: string;
+            previousSecretExpiresAt: string | null;
+            updatedAt: string;
+            url: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3700 NOT_FOUND_WEBHOOK_ENDPOINT: No webhook endpoint has this id; check the id (list the endpoints). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook endpoint id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          enabled?: boolean;
+          events?: (
+            | 'user.linked'
+            | 'mission.completed'
+            | 'claim.reserved'
+            | 'claim.requested'
+            | 'claim.rejected'
+            | 'claim.failed'
+            | 'claim.succeeded'
+            | 'draw.run'
+            | 'user.unlinked'
+          )[];
+          /**
+           * @description https URL on a public address (http only outside production)
+           * @example https://partner.example/webhooks
+           */
+          url?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            description: string | null;
+            enabled: boolean;
+            events: string[];
+            id: string;
+            partnerId: string;
+            previousSecretExpiresAt: string | null;
+            updatedAt: string;
+            url: string;
+          };
+        };
+      };
+      /** @description 3701 WEBHOOK_URL_REFUSED: The endpoint URL is not an absolute public https URL without credentials; send such a URL. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3700 NOT_FOUND_WEBHOOK_ENDPOINT: No webhook endpoint has this id; check the id (list the endpoints). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  rollWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook endpoint id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt: string;
+            description: string | null;
+            enabled: boolean;
+            events: string[];
+            id: string;
+            partnerId: string;
+            previousSecretExpiresAt: string | null;
+            updatedAt: string;
+            url: string;
+          } & {
+            /** @description whsec_...: shown only in this answer */
+            secret: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3700 NOT_FOUND_WEBHOOK_ENDPOINT: No webhook endpoint has this id; check the id (list the endpoints). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listWebhookMessages: {
+    parameters: {
+      query?: {
+        /** @description Only this endpoint */
+        endpointId?: string;
+        /** @description An event type (docs/webhooks.md) */
+        eventType?:
+          | 'user.linked'
+          | 'mission.completed'
+          | 'claim.reserved'
+          | 'claim.requested'
+          | 'claim.rejected'
+          | 'claim.failed'
+          | 'claim.succeeded'
+          | 'draw.run'
+          | 'user.unlinked';
+        limit?: number;
+        offset?: number;
+        /** @description Only this partner */
+        partnerId?: string;
+        status?: 'PENDING' | 'DELIVERED' | 'FAILED';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              attempts: number;
+              createdAt: string;
+              deliveredAt: string | null;
+              endpointId: string;
+              eventType: string;
+              /** @description The webhook-id header of every attempt */
+              id: string;
+              lastError: string | null;
+              nextAttemptAt: string | null;
+              partnerId: string;
+              payload: {
+                [key: string]: unknown;
+              };
+              /** @enum {string} */
+              status: 'PENDING' | 'DELIVERED' | 'FAILED';
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getWebhookMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook message id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            attempts: number;
+            createdAt: string;
+            deliveredAt: string | null;
+            endpointId: string;
+            eventType: string;
+            /** @description The webhook-id header of every attempt */
+            id: string;
+            lastError: string | null;
+            nextAttemptAt: string | null;
+            partnerId: string;
+            payload: {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: 'PENDING' | 'DELIVERED' | 'FAILED';
+          } & {
+            attemptLog: {
+              attemptedAt: string;
+              durationMs: number;
+              error: string | null;
+              statusCode: number | null;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3702 NOT_FOUND_WEBHOOK_MESSAGE: No webhook message has this id; check the id (list the messages). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  resendWebhookMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook message id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            attempts: number;
+            createdAt: string;
+            deliveredAt: string | null;
+            endpointId: string;
+            eventType: string;
+            /** @description The webhook-id header of every attempt */
+            id: string;
+            lastError: string | null;
+            nextAttemptAt: string | null;
+            partnerId: string;
+            payload: {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: 'PENDING' | 'DELIVERED' | 'FAILED';
+          } & {
+            attemptLog: {
+              attemptedAt: string;
+              durationMs: number;
+              error: string | null;
+              statusCode: number | null;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3702 NOT_FOUND_WEBHOOK_MESSAGE: No webhook message has this id; check the id (list the messages). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listErrors: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "code": 1201,
+           *           "name": "NOT_FOUND_MISSION",
+           *           "status": 404,
+           *           "category": "Mission",
+           *           "description": "No mission has this id, or the partner has no mission with this missionKey; check the id or key."
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            items: {
+              /** @example Mission */
+              category: string;
+              /** @example 1201 */
+              code: number;
+              /** @description What happened and what the caller should do */
+              description: string;
+              /** @example NOT_FOUND_MISSION */
+              name: string;
+              /**
+               * @description The HTTP status
+               * @example 404
+               */
+              status: number;
+            }[];
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: 'ok';
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: 'ready';
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  achieve: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Completion state; once true has been stored it stays true */
+          completed: boolean;
+          metadata?: {
+            /** @description Current progress value */
+            current?: number;
+            /** @description Maximum target value (progress gauge) */
+            target?: number;
+          };
+          /**
+           * @description Mission key, unique per partner: letters, digits and . _ : -
+           * @example daily-login
+           */
+          missionKey: string;
+          /**
+           * @description The partner's own identifier of the user
+           * @example user-1234
+           */
+          partnerUid: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Empty body: saved and committed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3100 PARTNER_UNAUTHORIZED: X-Partner-Id or X-Api-Key is missing, unknown, wrong or revoked; send valid partner credentials. 3950 API_KEY_WRONG_ENVIRONMENT: The API key belongs to the other environment (mrk_test_ vs mrk_live_); use this deployment's key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3101 IP_NOT_ALLOWED: The request comes from an address outside the partner's allow-list; call from an allowed address or ask an operator. 3104 PARTNER_DISABLED: The credentials are right but the partner is DISABLED; ask an operator to enable it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 1201 NOT_FOUND_MISSION: No mission has this id, or the partner has no mission with this missionKey; check the id or key. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3301 PROMOTION_NOT_ACTIVE: The mission's promotion is INACTIVE, so progress is not recorded; ask an operator to activate it. 3302 PROMOTION_NOT_IN_PERIOD: The report is outside the promotion's period (before startAt or from endAt); report only within it. 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3303 INVALID_MISSION_COMPLETION: completed is true but metadata.current is below the target; send the current value at or above the target. 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPublicDraw: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Draw id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetSymbol: string;
+            budgetId: string;
+            /** @description SHA-256 (hex) of the seed, published before the draw */
+            commitment: string;
+            drawnAt: string | null;
+            id: string;
+            prizeAmount: string;
+            scheduledAt: string;
+            /** @description Published after the draw */
+            seed: string | null;
+            /** @enum {string} */
+            status: 'COMMITTED' | 'DRAWN';
+            ticketCount: number | null;
+            /** @description Every ticket in the draw, to recompute the winners */
+            tickets: string[] | null;
+            title: string;
+            winners:
+              | {
+                  ticketId: string;
+                }[]
+              | null;
+            winnersCount: number;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3506 NOT_FOUND_DRAW: No lucky draw has this id; check the id (list the draws). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getEnvironment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            environment: 'preview' | 'production';
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  startSessionLogin: {
+    parameters: {
+      query?: {
+        /**
+         * @description MINI, LIFF or WEB; empty means WEB
+         * @example MINI
+         */
+        browserType?: string;
+        /** @description login: the provider asks for the login again (after a sign-out, to switch accounts) */
+        prompt?: 'login';
+        returnTo?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Found: the Location header says where */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3407 INVALID_RETURN_PATH: returnTo is not a page of this service under /app; send a path under /app. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3405 LOGIN_PROVIDER_UNAVAILABLE: The login provider cannot be reached; retry shortly. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  logout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3420 CROSS_SITE_REQUEST: A cookie-authenticated write came from another site; send it from this service's own pages. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId: string;
+            displayName: string | null;
+            mappings: {
+              linkedAt: string;
+              partnerId: string;
+              partnerName: string;
+              partnerUid: string;
+              region: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3210 USER_UNAUTHORIZED: There is no live session (none, unknown, expired or signed out); sign in again at /v1/login. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listMyBalances: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              assetId: string;
+              balance: string;
+              decimals: number;
+              name: string;
+              symbol: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3210 USER_UNAUTHORIZED: There is no live session (none, unknown, expired or signed out); sign in again at /v1/login. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listMyClaims: {
+    parameters: {
+      query?: {
+        status?: 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              amount: string;
+              assetSymbol: string;
+              createdAt: string;
+              decimals: number;
+              explorerUrl: string | null;
+              grantedOnLink: boolean;
+              id: string;
+              reason: string | null;
+              source: string;
+              status: string;
+              txHash: string | null;
+              updatedAt: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3210 USER_UNAUTHORIZED: There is no live session (none, unknown, expired or signed out); sign in again at /v1/login. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listMyMissions: {
+    parameters: {
+      query?: {
+        /** @description The reader's language (en, ko, ja, zh-TW, th); titles come in it when the operator gave one. Else Accept-Language, else the default title */
+        lang?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              claim: {
+                /** @description Completed before the account was linked; granted at the link */
+                grantedOnLink: boolean;
+                reason: string | null;
+                status: string;
+              } | null;
+              completed: boolean;
+              completedAt: string | null;
+              current: number | null;
+              groupTitle: string;
+              missionGroupId: string;
+              missionId: string;
+              missionKey: string;
+              partnerId: string;
+              partnerName: string;
+              periodKey: string;
+              promotionId: string;
+              promotionTitle: string;
+              promotionType: string;
+              recurrence: string;
+              reward: {
+                amount: string | null;
+                assetSymbol: string;
+                type: string;
+              } | null;
+              target: number | null;
+              title: string;
+            }[];
+            streaks: {
+              best: number;
+              current: number;
+              lastCheckDate: string | null;
+              promotionId: string;
+              promotionTitle: string;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3210 USER_UNAUTHORIZED: There is no live session (none, unknown, expired or signed out); sign in again at /v1/login. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  revokeAllSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Sessions ended, this one included */
+            endedSessions: number;
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3210 USER_UNAUTHORIZED: There is no live session (none, unknown, expired or signed out); sign in again at /v1/login. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3420 CROSS_SITE_REQUEST: A cookie-authenticated write came from another site; send it from this service's own pages. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listMyTickets: {
+    parameters: {
+      query?: {
+        filter?: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
+        /** @description The reader's language (en, ko, ja, zh-TW, th); titles come in it when the operator gave one. Else Accept-Language, else the default title */
+        lang?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              createdAt: string | null;
+              drawId: string | null;
+              id: string | null;
+              missionId: string;
+              missionTitle: string;
+              periodKey: string;
+              status: string;
+              won: boolean | null;
+            }[];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3210 USER_UNAUTHORIZED: There is no live session (none, unknown, expired or signed out); sign in again at /v1/login. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getWallet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            address: string;
+            boundAt: string;
+            chainId: number;
+          };
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3210 USER_UNAUTHORIZED: There is no live session (none, unknown, expired or signed out); sign in again at /v1/login. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3612 NOT_FOUND_USER_WALLET: The account has bound no wallet yet; bind one first. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  bindWallet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          message: string;
+          signature: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            address: string;
+            boundAt: string;
+            chainId: number;
+          };
+        };
+      };
+      /** @description 3610 SIWE_CHALLENGE_INVALID: The signed message was not issued to this account, was used, expired or does not match; ask for a new challenge. 3611 SIWE_SIGNATURE_INVALID: The signature does not verify for the message's address; sign the challenge with that wallet. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3210 USER_UNAUTHORIZED: There is no live session (none, unknown, expired or signed out); sign in again at /v1/login. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3600 NOT_FOUND_CHAIN_NETWORK: No EVM network has this id (or none is configured); register the network first. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getWalletChallenge: {
+    parameters: {
+      query: {
+        /**
+         * @description An EVM address
+         * @example 0x8ba1f109551bD432803012645Ac136ddd64DBA72
+         */
+        address: string;
+        chainId?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            expiresAt: string;
+            message: string;
+            nonce: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3210 USER_UNAUTHORIZED: There is no live session (none, unknown, expired or signed out); sign in again at /v1/login. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3600 NOT_FOUND_CHAIN_NETWORK: No EVM network has this id (or none is configured); register the network first. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  checkLink: {
+    parameters: {
+      query: {
+        /**
+         * @description The partner's own identifier of the user
+         * @example user-1234
+         */
+        partnerUid: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description true if linked */
+            result: boolean;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3100 PARTNER_UNAUTHORIZED: X-Partner-Id or X-Api-Key is missing, unknown, wrong or revoked; send valid partner credentials. 3950 API_KEY_WRONG_ENVIRONMENT: The API key belongs to the other environment (mrk_test_ vs mrk_live_); use this deployment's key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3104 PARTNER_DISABLED: The credentials are right but the partner is DISABLED; ask an operator to enable it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  loginRedirect: {
+    parameters: {
+      query: {
+        /**
+         * @description MINI, LIFF or WEB; empty means WEB
+         * @example MINI
+         */
+        browserType?: string;
+        partnerId: string;
+        /** @description One of the partner's registered redirect URLs; the query may vary */
+        redirectUrl: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Found: the Location header says where */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3400 INVALID_REDIRECT_URL: redirectUrl is malformed or matches none of the partner's registered redirect URLs; register it or fix it. 3401 LOGIN_PARTNER_INVALID: The login redirect names an unknown or DISABLED partner; check partnerId. 3402 INVALID_BROWSER_TYPE: browserType is not MINI, LIFF or WEB; send one of them or leave it empty. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3405 LOGIN_PROVIDER_UNAVAILABLE: The login provider cannot be reached; retry shortly. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  loginCallback: {
+    parameters: {
+      query?: {
+        state?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Found: the Location header says where */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3403 LOGIN_STATE_INVALID: The login state is missing, unknown, used, expired or from another browser; start the login again. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  liffPage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The page (text/html) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  liffLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          idToken: string;
+          state: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            redirectUrl: string;
+          };
+        };
+      };
+      /** @description 3403 LOGIN_STATE_INVALID: The login state is missing, unknown, used, expired or from another browser; start the login again. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3404 ID_TOKEN_INVALID: The LIFF ID token's signature, issuer, audience, expiry or nonce is wrong; start the login again. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3406 LIFF_NOT_CONFIGURED: This deployment has no LIFF app configured; use the web login instead. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  connect: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Optional. A unique key per operation (up to 255 printable ASCII characters, e.g. a UUID; bare or as a quoted string). Repeating the request with the same key within 24 hours replays the first answer (with Idempotent-Replayed: true) instead of running it again. See docs/idempotency.md.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The partner's own identifier of the user
+           * @example user-1234
+           */
+          partnerUid: string;
+          /**
+           * @description ISO 3166-1 alpha-2 country code
+           * @example KR
+           * @example JP
+           * @example TW
+           */
+          region: string;
+          /** @description The `token` query parameter the browser came back with */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Empty body: the mapping exists */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3410 MAPPING_TOKEN_INVALID: The mapping token was never issued by this service or is malformed; send the token the login returned. 3411 MAPPING_TOKEN_EXPIRED: The mapping token has expired; have the user log in again for a new token. 3414 INVALID_REGION: region is not an assigned ISO 3166-1 alpha-2 code; send one such as JP. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3100 PARTNER_UNAUTHORIZED: X-Partner-Id or X-Api-Key is missing, unknown, wrong or revoked; send valid partner credentials. 3950 API_KEY_WRONG_ENVIRONMENT: The API key belongs to the other environment (mrk_test_ vs mrk_live_); use this deployment's key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3413 MAPPING_TOKEN_WRONG_PARTNER: The mapping token was issued for another partner's login; use your own partner's token. 3104 PARTNER_DISABLED: The credentials are right but the partner is DISABLED; ask an operator to enable it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3412 MAPPING_TOKEN_USED: The mapping token was already used; have the user log in again for a new token. 3415 PARTNER_USER_LINKED_ELSEWHERE: This partnerUid is already linked to another platform account; unlink it first if that is intended. 3416 ACCOUNT_LINKED_ELSEWHERE: The platform account is already linked to another user of this partner; unlink that user first. 3902 IDEMPOTENCY_KEY_IN_USE: The first request with this Idempotency-Key is still running; retry after Retry-After seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+}

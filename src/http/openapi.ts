@@ -1,0 +1,339 @@
+// The OpenAPI document's finishing (docs/errors.md, "The OpenAPI document"): operation ids, tags,
+// descriptions, the error responses grouped per status with an example per code, shared component
+// schemas ($id) and enums. @fastify/swagger builds the document from the route schemas; the two hooks
+// here (transform per route, transformObject once) complete it.
+import { ERRORS } from '../errors.ts';
+import type { ErrorName } from '../errors.ts';
+import { ERROR_NAMES_KEY, ErrorBody } from './schemas.ts';
+
+/** Where the error catalog is served (JSON; HTML to a browser). */
+export const ERROR_CATALOG_PATH = '/docs/errors';
+
+/** Marks a schema that becomes a component (the $id of a shared TypeBox schema). */
+const COMPONENT_KEY = 'x-component';
+
+/** Every operation's id, by "METHOD /path" as Fastify registers it. The spec's four keep its names. */
+export const OPERATION_IDS: Readonly<Record<string, string>> = {
+  'GET /healthz': 'getHealth',
+  'GET /readyz': 'getReadiness',
+  'GET /v1/environment': 'getEnvironment',
+  'GET /v1/mission-users/auth': 'loginRedirect',
+  'GET /v1/mission-users/auth/callback': 'loginCallback',
+  'GET /v1/mission-users/auth/liff': 'liffPage',
+  'POST /v1/mission-users/auth/liff': 'liffLogin',
+  'GET /v1/login': 'startSessionLogin',
+  'POST /v1/logout': 'logout',
+  'GET /v1/draws/:id': 'getPublicDraw',
+  'GET /v1/mission-users': 'checkLink',
+  'POST /v1/mission-users/connect': 'connect',
+  'POST /v1/achieve': 'achieve',
+  'POST /admin/v1/admin-credentials': 'createAdminCredential',
+  'GET /admin/v1/admin-credentials': 'listAdminCredentials',
+  'DELETE /admin/v1/admin-credentials/:credentialId': 'revokeAdminCredential',
+  'GET /admin/v1/me': 'whoami',
+  'POST /admin/v1/partners': 'createPartner',
+  'GET /admin/v1/partners': 'listPartners',
+  'GET /admin/v1/partners/:partnerId': 'getPartner',
+  'PATCH /admin/v1/partners/:partnerId': 'updatePartner',
+  'POST /admin/v1/partners/:partnerId/api-keys': 'createApiKey',
+  'GET /admin/v1/partners/:partnerId/api-keys': 'listApiKeys',
+  'DELETE /admin/v1/partners/:partnerId/api-keys/:keyId': 'revokeApiKey',
+  'POST /admin/v1/promotions': 'createPromotion',
+  'GET /admin/v1/promotions': 'listPromotions',
+  'GET /admin/v1/promotions/:promotionId': 'getPromotion',
+  'PATCH /admin/v1/promotions/:promotionId': 'updatePromotion',
+  'POST /admin/v1/promotions/:promotionId/mission-groups': 'createMissionGroup',
+  'GET /admin/v1/promotions/:promotionId/mission-groups': 'listMissionGroups',
+  'GET /admin/v1/mission-groups/:groupId': 'getMissionGroup',
+  'PATCH /admin/v1/mission-groups/:groupId': 'updateMissionGroup',
+  'POST /admin/v1/mission-groups/:groupId/missions': 'createMission',
+  'GET /admin/v1/mission-groups/:groupId/missions': 'listMissions',
+  'GET /admin/v1/missions/:missionId': 'getMission',
+  'PATCH /admin/v1/missions/:missionId': 'updateMission',
+  'GET /admin/v1/partners/:partnerId/users/:partnerUid/progress': 'getUserProgress',
+  'GET /admin/v1/partners/:partnerId/users/:partnerUid/mapping': 'getUserMapping',
+  'DELETE /admin/v1/partners/:partnerId/users/:partnerUid/mapping': 'unlinkUser',
+  'GET /admin/v1/partners/:partnerId/users': 'findUsersByAccount',
+  'POST /admin/v1/reward-assets': 'createAsset',
+  'GET /admin/v1/reward-assets': 'listAssets',
+  'GET /admin/v1/reward-assets/:id': 'getAsset',
+  'PATCH /admin/v1/reward-assets/:id': 'updateAsset',
+  'POST /admin/v1/budgets': 'createBudget',
+  'GET /admin/v1/budgets': 'listBudgets',
+  'GET /admin/v1/budgets/:id': 'getBudget',
+  'POST /admin/v1/budgets/:id/top-up': 'topUpBudget',
+  'GET /admin/v1/budgets/:id/caps': 'getBudgetCaps',
+  'PUT /admin/v1/budgets/:id/caps': 'setBudgetCaps',
+  'PUT /admin/v1/missions/:id/reward': 'setMissionReward',
+  'DELETE /admin/v1/missions/:id/reward': 'removeMissionReward',
+  'PUT /admin/v1/mission-groups/:id/reward': 'setGroupReward',
+  'DELETE /admin/v1/mission-groups/:id/reward': 'removeGroupReward',
+  'PUT /admin/v1/promotions/:id/streak-rewards': 'setStreakRewards',
+  'GET /admin/v1/promotions/:id/streak-rewards': 'getStreakRewards',
+  'GET /admin/v1/claims': 'listClaims',
+  'GET /admin/v1/claims/:id/history': 'getClaimHistory',
+  'POST /admin/v1/claims/:id/reject': 'rejectClaim',
+  'POST /admin/v1/claims/:id/retry': 'retryClaim',
+  'GET /admin/v1/accounts/:id/balances': 'getAccountBalances',
+  'GET /admin/v1/reports/daily': 'getDailyActivity',
+  'GET /admin/v1/budgets/:id/history': 'getBudgetHistory',
+  'GET /admin/v1/promotions/:id/rewards': 'getPromotionRewards',
+  'POST /admin/v1/draws': 'createDraw',
+  'GET /admin/v1/draws': 'listDraws',
+  'GET /admin/v1/draws/:id': 'getDraw',
+  'POST /admin/v1/draws/:id/run': 'runDraw',
+  'GET /admin/v1/tickets': 'listTickets',
+  'POST /admin/v1/chain-networks': 'createChainNetwork',
+  'GET /admin/v1/chain-networks': 'listChainNetworks',
+  'POST /admin/v1/chain-assets': 'createChainAsset',
+  'POST /admin/v1/budgets/:id/reward-wallet': 'createRewardWallet',
+  'GET /admin/v1/budgets/:id/reward-wallet': 'getRewardWallet',
+  'POST /admin/v1/budgets/:id/reward-wallet/dev-faucet': 'fundDevRewardWallet',
+  'GET /admin/v1/reward-wallets/reconcile': 'reconcileRewardWallets',
+  'POST /admin/v1/partners/:partnerId/webhook-endpoints': 'createWebhookEndpoint',
+  'GET /admin/v1/webhook-endpoints': 'listWebhookEndpoints',
+  'GET /admin/v1/webhook-endpoints/:id': 'getWebhookEndpoint',
+  'PATCH /admin/v1/webhook-endpoints/:id': 'updateWebhookEndpoint',
+  'POST /admin/v1/webhook-endpoints/:id/roll-secret': 'rollWebhookSecret',
+  'GET /admin/v1/webhook-messages': 'listWebhookMessages',
+  'GET /admin/v1/webhook-messages/:id': 'getWebhookMessage',
+  'POST /admin/v1/webhook-messages/:id/resend': 'resendWebhookMessage',
+  'GET /v1/me/': 'getMe',
+  'GET /v1/me/missions': 'listMyMissions',
+  'GET /v1/me/claims': 'listMyClaims',
+  'GET /v1/me/tickets': 'listMyTickets',
+  'GET /v1/me/balances': 'listMyBalances',
+  'POST /v1/me/sessions/revoke-all': 'revokeAllSessions',
+  'GET /v1/me/wallet/challenge': 'getWalletChallenge',
+  'POST /v1/me/wallet': 'bindWallet',
+  'GET /v1/me/wallet': 'getWallet',
+  'GET /docs/errors': 'listErrors',
+  'GET /admin/v1/audit-events': 'listAuditEvents',
+};
+
+/** The document's tags, in order, each with what it groups. */
+export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
+  { name: 'partner', description: 'The partner API: link check, login redirect, connect and achieve.' },
+  { name: 'login', description: 'Browser pages of the login journey (the login provider and LIFF).' },
+  { name: 'user', description: "The mission page's API for the signed-in end user (session cookie)." },
+  { name: 'user: wallet', description: "The signed-in user's wallet that chain rewards are paid to." },
+  { name: 'public', description: 'Views anyone may read without credentials.' },
+  { name: 'operations', description: 'Health, readiness, the environment and the error catalog.' },
+  { name: 'admin: credentials', description: 'Operator credentials and their roles.' },
+  { name: 'admin: partners', description: 'Partners and their API keys.' },
+  { name: 'admin: promotions', description: 'Promotions (a partner campaign with its period).' },
+  { name: 'admin: mission groups', description: 'Mission groups inside a promotion.' },
+  { name: 'admin: missions', description: 'Missions inside a mission group.' },
+  { name: 'admin: users', description: "Partner users' progress and links." },
+  {
+    name: 'admin: rewards',
+    description: 'Reward assets, budgets, rewards on missions, claims, lucky draws and balances.',
+  },
+  { name: 'admin: reports', description: 'Read-only reports for the console.' },
+  { name: 'admin: chain', description: 'EVM networks, chain assets and reward wallets (chain payouts).' },
+  { name: 'admin: webhooks', description: 'Webhook endpoints and the messages sent to them.' },
+  { name: 'admin: audit', description: 'The append-only log of every operator write.' },
+];
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A deep copy where each schema's $id becomes a component marker (swagger drops $id). */
+function markComponents(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(markComponents);
+  if (!isObject(value)) return value;
+  const copy: Json = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === '$id') copy[COMPONENT_KEY] = inner;
+    else copy[key] = markComponents(inner);
+  }
+  return copy;
+}
+
+type Scope = 'admin' | 'partner' | 'user' | 'open';
+function scopeOf(url: string): Scope {
+  if (url.startsWith('/admin/v1')) return 'admin';
+  if (url.startsWith('/v1/me')) return 'user';
+  if (url === '/v1/achieve' || url.startsWith('/v1/mission-users/connect') || url === '/v1/mission-users')
+    return 'partner';
+  return 'open';
+}
+
+const SCOPE_ERRORS: Record<Scope, ErrorName[]> = {
+  admin: ['ADMIN_UNAUTHORIZED', 'ADMIN_PERMISSION_DENIED'],
+  partner: ['PARTNER_UNAUTHORIZED', 'API_KEY_WRONG_ENVIRONMENT', 'PARTNER_DISABLED'],
+  user: ['USER_UNAUTHORIZED'],
+  open: [],
+};
+const SCOPE_TEXT: Record<Scope, string> = {
+  admin:
+    'Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR ' +
+    '(credential management OWNER).',
+  partner: 'Partner API: the X-Partner-Id and X-Api-Key headers.',
+  user: "End-user API: the mission page's session cookie (mrs_session).",
+  open: 'No credentials.',
+};
+
+/** The error names an operation may answer: its own, then those of its scope and of every request. */
+export function operationErrors(
+  method: string,
+  url: string,
+  hasInput: boolean,
+  declared: readonly ErrorName[],
+): ErrorName[] {
+  const names = new Set<ErrorName>(declared);
+  if (hasInput) names.add('VALIDATION_FAILED');
+  names.add('INVALID_CHARACTER');
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
+    names.add('MALFORMED_JSON');
+    names.add('UNSUPPORTED_MEDIA_TYPE');
+    names.add('PAYLOAD_TOO_LARGE');
+  }
+  for (const name of SCOPE_ERRORS[scopeOf(url)]) names.add(name);
+  // The health checks are exempt from the rate limits (docs/security.md); everything else is limited.
+  if (url !== '/healthz' && url !== '/readyz') names.add('RATE_LIMITED');
+  names.add('SERVICE_UNAVAILABLE');
+  return [...names];
+}
+
+/** The example body of an error code. */
+export function errorExample(name: ErrorName): { code: number; name: ErrorName; message: string } {
+  return { code: ERRORS[name].code, name, message: ERRORS[name].description };
+}
+
+/** Fastify's route-level hook: the operation id, the tags' and scope's errors, components marked. */
+export function transformRoute({
+  schema,
+  url,
+  route,
+}: {
+  schema: unknown;
+  url: string;
+  route: { method: string | string[] };
+}): { schema: Json; url: string } {
+  const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
+  const marked = (markComponents(schema ?? {}) ?? {}) as Json;
+  const operationId = OPERATION_IDS[`${method} ${url}`];
+  if (operationId) marked.operationId = operationId;
+  // Errors: the declared ones (errorResponses) with the scope's and every request's, grouped per status.
+  const response = isObject(marked.response) ? { ...marked.response } : {};
+  const declared: ErrorName[] = [];
+  for (const [status, body] of Object.entries(response)) {
+    if (isObject(body) && Array.isArray(body[ERROR_NAMES_KEY])) {
+      declared.push(...(body[ERROR_NAMES_KEY] as ErrorName[]));
+      delete response[status];
+    }
+  }
+  const hasInput = ['params', 'querystring', 'body'].some((part) => marked[part] !== undefined);
+  const names = operationErrors(method, url, hasInput, declared);
+  const byStatus = new Map<number, ErrorName[]>();
+  for (const name of names)
+    byStatus.set(ERRORS[name].status, [...(byStatus.get(ERRORS[name].status) ?? []), name]);
+  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
+    response[status] = {
+      type: 'object',
+      description: group.map((name) => `${ERRORS[name].code} ${name}: ${ERRORS[name].description}`).join(' '),
+      [ERROR_NAMES_KEY]: group,
+    };
+  }
+  // A page (no declared success response) answers 200 with HTML.
+  if (!Object.keys(response).some((status) => /^[23]/.test(status)))
+    response[200] = { type: 'null', description: 'The page (text/html)' };
+  marked.response = response;
+  if (typeof marked.description !== 'string' || marked.description === '') {
+    const summary = typeof marked.summary === 'string' ? marked.summary : operationId;
+    marked.description =
+      `${summary}. ${SCOPE_TEXT[scopeOf(url)]} ` +
+      `Errors (bodies {code, name, message}; catalog at ${ERROR_CATALOG_PATH}): ` +
+      names.map((name) => `${ERRORS[name].status} ${name} (${ERRORS[name].code})`).join(', ') +
+      '.';
+  }
+  // "/v1/me/" is the prefix's own route: it answers at /v1/me too, the form the document names.
+  return { schema: marked, url: url === '/v1/me/' ? '/v1/me' : url };
+}
+
+/** An anyOf of single-value enums (TypeBox unions of literals) as one enum. */
+function collapseEnums(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(collapseEnums);
+  if (!isObject(value)) return value;
+  const copy: Json = {};
+  for (const [key, inner] of Object.entries(value)) copy[key] = collapseEnums(inner);
+  const anyOf = copy.anyOf;
+  if (Array.isArray(anyOf) && anyOf.length > 1) {
+    const literal = (item: unknown): unknown => {
+      if (!isObject(item) || !Object.keys(item).every((k) => ['type', 'enum', 'const'].includes(k)))
+        return undefined;
+      if (Array.isArray(item.enum) && item.enum.length === 1) return item.enum[0];
+      return item.const;
+    };
+    const values = anyOf.map(literal);
+    if (values.every((v) => typeof v === 'string')) {
+      delete copy.anyOf;
+      return { type: 'string', enum: values, ...copy };
+    }
+  }
+  return copy;
+}
+
+/** Hoists marked schemas into components/schemas, replacing each use by a $ref. */
+function hoistComponents(value: unknown, components: Json): unknown {
+  if (Array.isArray(value)) return value.map((v) => hoistComponents(v, components));
+  if (!isObject(value)) return value;
+  const copy: Json = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key !== COMPONENT_KEY) copy[key] = hoistComponents(inner, components);
+  }
+  const name = value[COMPONENT_KEY];
+  if (typeof name !== 'string') return copy;
+  components[name] = copy;
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** Error responses: one ErrorBody $ref per status, with an example per code. */
+function finishErrorResponses(document: Json): void {
+  for (const operations of Object.values(document.paths as Json)) {
+    for (const operation of Object.values(operations as Json)) {
+      if (!isObject(operation) || !isObject(operation.responses)) continue;
+      for (const response of Object.values(operation.responses)) {
+        if (!isObject(response) || !isObject(response.content)) continue;
+        const media = (response.content as Json)['application/json'];
+        if (!isObject(media) || !isObject(media.schema)) continue;
+        const names = media.schema[ERROR_NAMES_KEY];
+        if (!Array.isArray(names)) continue;
+        response.content = {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/ErrorBody' },
+            examples: Object.fromEntries(
+              (names as ErrorName[]).map((name) => [
+                name,
+                { summary: `${ERRORS[name].code} ${name}`, value: errorExample(name) },
+              ]),
+            ),
+          },
+        };
+      }
+    }
+  }
+}
+
+/** Fastify swagger's document-level hook: components, enums, error examples, tags, the catalog link. */
+export function transformDocument({ openapiObject }: { openapiObject: Json }): Json {
+  const components: Json = {};
+  const document = hoistComponents(collapseEnums(openapiObject), components) as Json;
+  const existing = isObject(document.components) ? document.components : {};
+  const { $id: _id, ...errorBody } = ErrorBody as unknown as Json;
+  const schemas = {
+    ...(isObject(existing.schemas) ? existing.schemas : {}),
+    ...components,
+    ErrorBody: collapseEnums(errorBody),
+  };
+  document.components = {
+    ...existing,
+    schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+  };
+  finishErrorResponses(document);
+  document.tags = TAGS.map((tag) => ({ ...tag }));
+  document['x-error-catalog'] = ERROR_CATALOG_PATH;
+  return document;
+}

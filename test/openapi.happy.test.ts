@@ -1,0 +1,119 @@
+// The OpenAPI document (/openapi.json) and the error catalog (/docs/errors), through HTTP: every
+// operation has a unique camelCase operationId, every error it lists is in the catalog, and the
+// catalog served matches src/errors.ts and docs/errors.md.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS } from '../src/errors.ts';
+import { OPERATION_IDS } from '../src/http/openapi.ts';
+import { startTestApp } from './harness.ts';
+import type { TestContext } from './harness.ts';
+
+type Operation = {
+  operationId?: string;
+  description?: string;
+  tags?: string[];
+  responses: Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }>;
+};
+
+describe('OpenAPI document', () => {
+  let ctx: TestContext;
+  let doc: {
+    paths: Record<string, Record<string, Operation>>;
+    tags: Array<{ name: string; description: string }>;
+    components: { schemas: Record<string, unknown> };
+    'x-error-catalog': string;
+  };
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
+    );
+
+  beforeAll(async () => {
+    ctx = await startTestApp();
+    doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  }, 120_000);
+  afterAll(async () => ctx?.close());
+
+  it('gives every operation a unique camelCase operationId, a description and declared tags', () => {
+    const ops = operations();
+    expect(ops.length).toBeGreaterThan(80);
+    const ids = ops.map(({ op }) => op.operationId);
+    expect(ids.filter((id) => !id || !/^[a-z][A-Za-z0-9]*$/.test(id))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    const tagNames = new Set(doc.tags.map((t) => t.name));
+    for (const { key, op } of ops) {
+      expect(op.description, key).toMatch(/\S/);
+      for (const tag of op.tags ?? []) expect(tagNames.has(tag), `${key} tag ${tag}`).toBe(true);
+    }
+    // The spec's operations keep its names.
+    const byId = new Map(ops.map(({ key, op }) => [op.operationId, key]));
+    expect(byId.get('checkLink')).toBe('GET /v1/mission-users');
+    expect(byId.get('loginRedirect')).toBe('GET /v1/mission-users/auth');
+    expect(byId.get('connect')).toBe('POST /v1/mission-users/connect');
+    expect(byId.get('achieve')).toBe('POST /v1/achieve');
+    // Every id of the table names a registered operation (no stale entries); the dev faucet exists
+    // only with the development chain.
+    const stale = Object.values(OPERATION_IDS).filter((id) => !byId.has(id));
+    expect(stale.filter((id) => id !== 'fundDevRewardWallet')).toEqual([]);
+  });
+
+  it('lists per status only catalog errors of that status, each with an example body', () => {
+    for (const { key, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const examples = response.content?.['application/json']?.examples;
+        if (!/^[45]/.test(status)) continue;
+        expect(examples, `${key} ${status}`).toBeDefined();
+        for (const [name, { value }] of Object.entries(examples ?? {})) {
+          const spec = ERRORS[name as keyof typeof ERRORS];
+          expect(spec, `${key} ${status} ${name}`).toBeDefined();
+          expect(spec.status).toBe(Number(status));
+          expect(value).toMatchObject({ code: spec.code, name });
+        }
+      }
+    }
+    const achieve = doc.paths['/v1/achieve']!.post!.responses;
+    const names = (status: string) =>
+      Object.keys(achieve[status]?.content?.['application/json']?.examples ?? {});
+    expect(names('404')).toContain('NOT_FOUND_MISSION');
+    expect(names('401')).toContain('PARTNER_UNAUTHORIZED');
+    expect(names('429')).toEqual(['RATE_LIMITED']);
+    expect(doc.components.schemas.ErrorBody).toBeDefined();
+  });
+
+  it('emits enums as enum, not as plain strings', () => {
+    const status = (
+      doc.paths['/admin/v1/claims']?.get as unknown as {
+        parameters: Array<{ name: string; schema: unknown }>;
+      }
+    ).parameters.find((p) => p.name === 'status');
+    expect(status?.schema).toMatchObject({
+      enum: ['RESERVED', 'REQUESTED', 'REJECTED', 'SUCCEEDED', 'FAILED'],
+    });
+  });
+
+  it('serves the error catalog at the address the document names, matching src/errors.ts', async () => {
+    expect(doc['x-error-catalog']).toBe('/docs/errors');
+    const response = await ctx.app.inject({ method: 'GET', url: '/docs/errors' });
+    expect(response.statusCode).toBe(200);
+    const { items } = response.json<{ items: Array<Record<string, unknown>> }>();
+    expect(items).toHaveLength(Object.keys(ERRORS).length);
+    for (const [name, spec] of Object.entries(ERRORS)) {
+      expect(items).toContainEqual({ name, ...spec });
+      expect(spec.description.length).toBeGreaterThan(20);
+    }
+    const page = await ctx.app.inject({
+      method: 'GET',
+      url: '/docs/errors',
+      headers: { accept: 'text/html' },
+    });
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('NOT_FOUND_MISSION');
+  });
+
+  it('documents every catalog code in docs/errors.md', async () => {
+    const text = await readFile(new URL('../docs/errors.md', import.meta.url), 'utf8');
+    for (const [name, spec] of Object.entries(ERRORS)) {
+      expect(text, name).toMatch(new RegExp(`\\| ${spec.code}\\s*\\| ${name}\\s*\\|`));
+    }
+  });
+});
