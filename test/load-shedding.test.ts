@@ -1,6 +1,7 @@
 // Load shedding (docs/security.md, "Load shedding and queues"): a full batching queue and a request
 // that waited past its deadline answer 503 with the error body and Retry-After without touching
-// the database; /readyz reports not ready while database work is stuck; memory pressure sheds too.
+// the database; /readyz reports not ready while database work is stuck; memory pressure and a blocked
+// event loop shed too, but not the blocking of start-up itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
@@ -120,4 +121,35 @@ describe('memory pressure', () => {
     expectShed(response, /overloaded/);
     expect((await ctx.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
+});
+
+describe('event-loop delay', () => {
+  let ctx: TestContext;
+  let readyAt: number;
+  beforeAll(async () => {
+    ctx = await startTestApp({ env: { LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '100' } });
+    readyAt = performance.now();
+  });
+  afterAll(async () => ctx?.close());
+
+  /** Holds the event loop in 150 ms slices for `ms`, as start-up work or an overload would. */
+  async function busyEventLoop(ms: number) {
+    const end = performance.now() + ms;
+    while (performance.now() < end) {
+      const slice = performance.now() + 150;
+      while (performance.now() < slice);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  it("does not count start-up's own blocking as load, and sheds a busy loop afterwards", async () => {
+    // Right after ready, a sample that holds start-up's blocking would refuse the first requests.
+    await busyEventLoop(1300);
+    expect(performance.now() - readyAt).toBeLessThan(2000);
+    expect((await ctx.admin('GET', '/admin/v1/me')).statusCode).toBe(200);
+    // Once two samples have passed, a busy event loop is load like any other (a whole sample busy).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, readyAt + 2200 - performance.now())));
+    await busyEventLoop(2600);
+    expectShed(await ctx.admin('GET', '/admin/v1/me'), /overloaded/);
+  }, 60_000);
 });

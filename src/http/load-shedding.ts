@@ -8,6 +8,9 @@ import { serviceOverloaded } from '../error-factories.ts';
 import { CoalescerGroup } from '../db/coalescer.ts';
 import type { QueueReading } from '../db/coalescer.ts';
 
+/** How often under-pressure samples the event loop (its default, set here because the grace uses it). */
+const SAMPLE_INTERVAL_MS = 1000;
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The batching queues of this server: their shared bounds and their reading (for /readyz). */
@@ -38,13 +41,22 @@ export const loadShedding = fp(
       }
     });
 
+    // Start-up's own work (loading modules, compiling route schemas, the data folder) blocks the event
+    // loop before the server answers, and the first samples after it would report that as load and
+    // refuse the first requests. The event-loop delay counts once two samples have passed since ready.
+    let readyAt = Number.POSITIVE_INFINITY;
+    app.addHook('onReady', async () => {
+      readyAt = performance.now();
+    });
     await app.register(underPressure, {
+      sampleInterval: SAMPLE_INTERVAL_MS,
       maxEventLoopDelay: config.maxEventLoopDelayMs,
       maxHeapUsedBytes: config.maxHeapUsedBytes,
       maxRssBytes: config.maxRssBytes,
       pressureHandler: async (request, reply, type, value) => {
         // Liveness must answer under load, or an orchestrator would restart a busy process.
         if (request.routeOptions.url === '/healthz') return;
+        if (type === 'eventLoopDelay' && performance.now() - readyAt < 2 * SAMPLE_INTERVAL_MS) return;
         request.log.warn({ type, value }, 'shedding load');
         reply.header('retry-after', String(config.retryAfterSeconds));
         throw serviceOverloaded();
