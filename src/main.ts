@@ -10,7 +10,7 @@ import { ensureOwnerToken } from './admins/service.ts';
 import { startPayoutWorker } from './payout/worker.ts';
 import { startWebhookWorker } from './webhooks/delivery.ts';
 import { chainPayoutForWorker } from './chain/claim-payout.ts';
-import { startDevNetwork } from './chain/dev-network.ts';
+import { prepareDevNetwork, startDevNetwork } from './chain/dev-network.ts';
 import { shutdownTracing } from './telemetry/hooks.ts';
 import { PayoutProgress } from './metrics/payout-progress.ts';
 import { readinessOf, startOperationsServer } from './metrics/operations-server.ts';
@@ -21,6 +21,9 @@ async function main(): Promise<void> {
   // Lines of the process itself (start-up, database connections); requests log through Fastify.
   const log = pino({ level: config.logLevel });
   const { database, applied } = await openMigratedDatabaseOrExit(config, log);
+  // The development chain's token is compiled before the app is built (once per data folder): its CPU
+  // would otherwise hold up the first requests. The chain itself starts once the server answers.
+  await prepareDevNetwork(database.db, config);
   // The worker of this process tells its progress to /readyz and the metrics.
   const payoutProgress = config.payoutWorker ? new PayoutProgress() : undefined;
   const app = await buildApp({
@@ -39,33 +42,11 @@ async function main(): Promise<void> {
     'database ready',
   );
 
-  // [chain payout] the embedded development chain when no network is registered (DEV_CHAIN, docs/payout.md).
-  const devChain = await startDevNetwork(database.db, systemClock, config, app.log);
-  const worker = config.payoutWorker
-    ? startPayoutWorker(database.db, systemClock, {
-        idleMs: config.payoutIdleMs,
-        reservationTtlSeconds: config.claimReservationTtlSeconds,
-        log: (err) => app.log.error({ err }, 'payout batch failed'),
-        ...(payoutProgress && { progress: payoutProgress }),
-        // [chain payout] claims of chain assets go through the chain outbox.
-        chain: chainPayoutForWorker(
-          database.db,
-          systemClock,
-          config,
-          (message) => app.log.warn(message),
-          chainObserverOf(app.metrics),
-        ),
-      })
-    : undefined;
-  // Webhook delivery (docs/webhooks.md): any number of processes share the outbox.
-  const webhooks = config.webhooks.worker
-    ? startWebhookWorker(database.db, systemClock, {
-        ...config.webhooks,
-        log: (err) => app.log.error({ err }, 'webhook delivery round failed'),
-      })
-    : undefined;
-
   let operations: Awaited<ReturnType<typeof startOperationsServer>> | undefined = undefined;
+  let devChain: Awaited<ReturnType<typeof startDevNetwork>> = undefined;
+  let worker: ReturnType<typeof startPayoutWorker> | undefined = undefined;
+  let webhooks: ReturnType<typeof startWebhookWorker> | undefined = undefined;
+  let background: Promise<void> | undefined = undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -82,6 +63,8 @@ async function main(): Promise<void> {
     try {
       await operations?.close();
       await app.close();
+      // A development chain still starting is stopped once it has started, never left behind.
+      await background;
       await worker?.stop();
       await webhooks?.stop();
       await devChain?.stop();
@@ -111,6 +94,43 @@ async function main(): Promise<void> {
           notReady: readinessOf(app),
         });
   if (operations) app.log.info({ host: config.metrics.host, port: metricsPort }, 'operations port listening');
+
+  // Background work starts once the server answers: /healthz does not wait for it (start-up time,
+  // docs/performance.md).
+  background = startBackgroundWork().catch((err: unknown) => {
+    app.log.error({ err }, 'background work failed to start');
+  });
+
+  async function startBackgroundWork(): Promise<void> {
+    // Webhook delivery (docs/webhooks.md): any number of processes share the outbox.
+    webhooks = config.webhooks.worker
+      ? startWebhookWorker(database.db, systemClock, {
+          ...config.webhooks,
+          log: (err) => app.log.error({ err }, 'webhook delivery round failed'),
+        })
+      : undefined;
+    // [chain payout] the embedded development chain when no network is registered (DEV_CHAIN,
+    // docs/payout.md). The payout worker starts after it: the chain re-registers its network and the
+    // wallets' nonces before anything is broadcast to it.
+    devChain = await startDevNetwork(database.db, systemClock, config, app.log);
+    if (closing) return;
+    worker = config.payoutWorker
+      ? startPayoutWorker(database.db, systemClock, {
+          idleMs: config.payoutIdleMs,
+          reservationTtlSeconds: config.claimReservationTtlSeconds,
+          log: (err) => app.log.error({ err }, 'payout batch failed'),
+          ...(payoutProgress && { progress: payoutProgress }),
+          // [chain payout] claims of chain assets go through the chain outbox.
+          chain: chainPayoutForWorker(
+            database.db,
+            systemClock,
+            config,
+            (message) => app.log.warn(message),
+            chainObserverOf(app.metrics),
+          ),
+        })
+      : undefined;
+  }
 }
 
 // Anything that fails between a reachable database and a listening server (the database lost

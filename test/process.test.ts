@@ -1,6 +1,6 @@
 // The real process: a bad variable stops start-up naming it; SIGTERM lets a request in flight finish
-// and then exits 0.
-import { spawn } from 'node:child_process';
+// and then exits 0; the development chain starts after the server answers and is never left behind.
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -86,5 +86,39 @@ describe('the service process', () => {
     // Promptly: not held open by idle keep-alive connections (whose timeout is 72 s).
     expect(Date.now() - signalledAt).toBeLessThan(20_000);
     expect(service.output()).toContain('shutting down');
+  }, 200_000);
+
+  it('answers before the development chain has started, and a SIGTERM then still stops the chain', async () => {
+    const port = await freePort();
+    const chainDataDir = mkdtempSync(path.join(tmpdir(), 'mrs-process-chain-'));
+    try {
+      const service = startService({
+        PORT: String(port),
+        DATABASE_URL: '',
+        DATA_DIR: chainDataDir,
+        DEV_CHAIN: 'true',
+        WALLET_KEK: 'ab'.repeat(32),
+      });
+      let healthy = false;
+      for (let i = 0; i < 3000 && !healthy; i++) {
+        healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (!healthy) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(healthy).toBe(true);
+      // The chain starts after the server answers (docs/performance.md): it is not ready yet.
+      expect(service.output()).not.toContain('development chain started');
+      service.child.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+      // The shutdown waited for the chain it was starting and stopped it: no process of it is left.
+      const chains = execFileSync('ps', ['-eww', '-o', 'args'], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line.includes(chainDataDir));
+      expect(chains).toEqual([]);
+    } finally {
+      rmSync(chainDataDir, { recursive: true, force: true });
+    }
   }, 200_000);
 });

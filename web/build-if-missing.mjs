@@ -1,7 +1,9 @@
+// Plain JavaScript run by node itself: `npm start` loads no TypeScript for this check (docs/performance.md).
 // Builds the web pages (vite) so that `npm install && npm start` serves them on a clean machine.
 // `--always` (the npm `prepare` hook, run by npm install / npm ci) rebuilds every time; without it
 // (before `npm start`) it builds only when web/dist is missing. Where vite is not installed
 // (npm ci --omit=dev) it explains instead of failing: the service then answers /app with 503.
+/* global console, process, URL */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -11,6 +13,7 @@ const always = process.argv.includes('--always');
 
 if (built && !always) process.exit(0);
 
+/** @type {typeof import("vite") | undefined} */
 let vite;
 try {
   vite = await import('vite');

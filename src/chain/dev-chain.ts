@@ -63,22 +63,24 @@ interface SolcOutput {
  * the artifact is cached under `dataDir/chain/` keyed by the source and the compiler version.
  */
 export function compileTestTokens(dataDir: string): CompiledTokens {
-  const solc = require('solc') as {
-    version(): string;
-    compile(
-      input: string,
-      callbacks: { import(p: string): { contents: string } | { error: string } },
-    ): string;
-  };
+  // Keyed by the compiler's package version, so that a cached start never loads solc (seconds of
+  // WebAssembly on the event loop).
+  const solcVersion = (require('solc/package.json') as { version: string }).version;
   const ozVersion = (require('@openzeppelin/contracts/package.json') as { version: string }).version;
   const key = createHash('sha256')
     .update(TOKEN_SOURCE)
-    .update(solc.version())
+    .update(solcVersion)
     .update(ozVersion)
     .digest('hex')
     .slice(0, 16);
   const cacheFile = path.join(dataDir, 'chain', `test-tokens-${key}.json`);
   if (existsSync(cacheFile)) return JSON.parse(readFileSync(cacheFile, 'utf8')) as CompiledTokens;
+  const solc = require('solc') as {
+    compile(
+      input: string,
+      callbacks: { import(p: string): { contents: string } | { error: string } },
+    ): string;
+  };
   const input = {
     language: 'Solidity',
     sources: { 'TestToken.sol': { content: TOKEN_SOURCE } },

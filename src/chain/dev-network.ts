@@ -9,7 +9,7 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { parseAmount } from '../domain/amounts.ts';
 import { chainRpcUnavailable, notADevChainWallet, rewardWalletNotFound } from '../error-factories.ts';
-import { DEV_CHAIN_ID, startDevChain } from './dev-chain.ts';
+import { compileTestTokens, DEV_CHAIN_ID, startDevChain } from './dev-chain.ts';
 import type { DevChain } from './dev-chain.ts';
 import { chainFor, rpcClient } from './rpc.ts';
 import { chainDb } from './schema.ts';
@@ -37,6 +37,31 @@ interface Logger {
 }
 
 /**
+ * What of the development chain's start must run before the server answers: compiling the test
+ * token (once per data folder, seconds of CPU on the event loop) when the chain will be started.
+ * The chain itself starts after the server listens (startDevNetwork).
+ */
+export async function prepareDevNetwork(
+  db: Kysely<DB>,
+  config: Pick<Config, 'devChain' | 'nodeEnv' | 'dataDir'>,
+): Promise<void> {
+  if (!config.devChain || config.nodeEnv === 'production') return;
+  if (await otherNetwork(db)) return;
+  try {
+    compileTestTokens(config.dataDir);
+  } catch {
+    // startDevNetwork meets the same failure and logs it.
+  }
+}
+
+const otherNetwork = (db: Kysely<DB>) =>
+  chainDb(db)
+    .selectFrom('chain_networks')
+    .select('name')
+    .where('id', '<>', DEV_NETWORK_ID)
+    .executeTakeFirst();
+
+/**
  * Starts the development chain when DEV_CHAIN allows it and no other network is registered, and
  * (re-)registers it. Hardhat keeps its state in memory, so each start is a new chain: the token is
  * deployed again (same address), payouts still open on the earlier instance are marked REVERTED (their
@@ -52,12 +77,7 @@ export async function startDevNetwork(
   options: { blockIntervalMs?: number } = {},
 ): Promise<DevChain | undefined> {
   if (!config.devChain || config.nodeEnv === 'production') return undefined;
-  const cdb = chainDb(db);
-  const other = await cdb
-    .selectFrom('chain_networks')
-    .select('name')
-    .where('id', '<>', DEV_NETWORK_ID)
-    .executeTakeFirst();
+  const other = await otherNetwork(db);
   if (other) {
     log.info({ network: other.name }, 'a chain network is registered: the development chain is not started');
     return undefined;

@@ -4,7 +4,7 @@
 // as an independent issuer. Never for production: config.ts refuses it when NODE_ENV=production.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import Provider from 'oidc-provider';
+import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { exportJWK, generateKeyPair } from 'jose';
 import type { JSONWebKeySet, JWK } from 'jose';
@@ -80,53 +80,64 @@ export async function createDevProvider(options: {
 }): Promise<DevProvider> {
   const { privateJwk, publicJwk } = await signingKeys();
   const mountPath = new URL(options.issuer).pathname.replace(/\/$/, '');
-  const provider = new Provider(options.issuer, {
-    clients: options.clients.map((client) => ({
-      ...client,
-      grant_types: ['authorization_code'],
-      response_types: ['code'],
-      id_token_signed_response_alg: 'ES256',
-    })),
-    jwks: { keys: [privateJwk] },
-    cookies: { keys: [randomBytes(32).toString('base64url')] },
-    features: { devInteractions: { enabled: false } },
-    pkce: { required: () => true },
-    ttl: {
-      Interaction: 600,
-      Session: 3600,
-      Grant: 3600,
-      AccessToken: 600,
-      IdToken: 600,
-      AuthorizationCode: 60,
-    },
-    claims: { openid: ['sub'], profile: ['name'] },
-    // Put the profile claims in the ID token itself, as LINE does.
-    conformIdTokenClaims: false,
-    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, name: id }) }),
-    interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
-    // A first-party login: no consent screen.
-    loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
-      const { client, session } = ctx.oidc;
-      if (!client || !session?.accountId) return undefined;
-      const existing = session.grantIdFor(client.clientId);
-      if (existing) return ctx.oidc.provider.Grant.find(existing);
-      const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
-      grant.addOIDCScope('openid profile');
-      await grant.save();
-      return grant;
-    },
-    renderError: (ctx, out) => {
-      ctx.type = 'html';
-      ctx.body = page(
-        'Login error',
-        `<p class="error" role="alert">${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ''))}</p>`,
-      );
-    },
-  });
-  provider.proxy = options.proxy ?? false;
-  const callback = provider.callback();
+  // oidc-provider is loaded at the first login, not at start-up (half a second of module loading
+  // that /healthz need not wait for; docs/performance.md).
+  let loaded: Promise<{ provider: Provider; callback: ReturnType<Provider['callback']> }> | undefined;
+  const ready = () => (loaded ??= load());
+  async function load() {
+    const { default: OidcProvider } = await import('oidc-provider');
+    const provider = new OidcProvider(options.issuer, {
+      clients: options.clients.map((client) => ({
+        ...client,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        id_token_signed_response_alg: 'ES256',
+      })),
+      jwks: { keys: [privateJwk] },
+      cookies: { keys: [randomBytes(32).toString('base64url')] },
+      features: { devInteractions: { enabled: false } },
+      pkce: { required: () => true },
+      ttl: {
+        Interaction: 600,
+        Session: 3600,
+        Grant: 3600,
+        AccessToken: 600,
+        IdToken: 600,
+        AuthorizationCode: 60,
+      },
+      claims: { openid: ['sub'], profile: ['name'] },
+      // Put the profile claims in the ID token itself, as LINE does.
+      conformIdTokenClaims: false,
+      findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, name: id }) }),
+      interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
+      // A first-party login: no consent screen.
+      loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+        const { client, session } = ctx.oidc;
+        if (!client || !session?.accountId) return undefined;
+        const existing = session.grantIdFor(client.clientId);
+        if (existing) return ctx.oidc.provider.Grant.find(existing);
+        const grant = new ctx.oidc.provider.Grant({
+          clientId: client.clientId,
+          accountId: session.accountId,
+        });
+        grant.addOIDCScope('openid profile');
+        await grant.save();
+        return grant;
+      },
+      renderError: (ctx, out) => {
+        ctx.type = 'html';
+        ctx.body = page(
+          'Login error',
+          `<p class="error" role="alert">${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ''))}</p>`,
+        );
+      },
+    });
+    provider.proxy = options.proxy ?? false;
+    return { provider, callback: provider.callback() };
+  }
 
   async function interaction(
+    provider: Provider,
     req: IncomingMessage,
     res: ServerResponse,
     uid: string,
@@ -178,11 +189,10 @@ export async function createDevProvider(options: {
     handle(req, res) {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       const match = /^\/interaction\/([A-Za-z0-9_-]{1,64})(\/login|\/abort)?$/.exec(path);
-      if (!match) {
-        void callback(req, res);
-        return;
-      }
-      interaction(req, res, match[1] as string, match[2]).catch((error: unknown) => {
+      const handled = ready().then(({ provider, callback }) =>
+        match ? interaction(provider, req, res, match[1] as string, match[2]) : callback(req, res),
+      );
+      handled.catch((error: unknown) => {
         const expired = error instanceof Error && error.name === 'SessionNotFound';
         if (!res.headersSent)
           send(
