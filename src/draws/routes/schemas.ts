@@ -27,8 +27,25 @@ export const Draw = Type.Object(
   },
   {
     ...component('Draw'),
-    description: 'A lucky draw: committed to a seed before, the seed and winners published after',
+    description:
+      'A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN)',
     examples: [
+      {
+        id: EXAMPLE.drawId,
+        budgetId: EXAMPLE.budgetId,
+        title: 'Weekly draw',
+        status: 'COMMITTED',
+        scheduledAt: '2026-11-30T12:00:00.000Z',
+        commitment: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+        seed: null,
+        prizeAmount: '1000',
+        assetSymbol: 'PNT',
+        winnersCount: 1,
+        ticketCount: null,
+        drawnAt: null,
+        tickets: null,
+        winners: null,
+      },
       {
         id: EXAMPLE.drawId,
         budgetId: EXAMPLE.budgetId,

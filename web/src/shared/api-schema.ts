@@ -1970,7 +1970,23 @@ export interface components {
       to: string;
     };
     /**
-     * @description A lucky draw: committed to a seed before, the seed and winners published after
+     * @description A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN)
+     * @example {
+     *       "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "title": "Weekly draw",
+     *       "status": "COMMITTED",
+     *       "scheduledAt": "2026-11-30T12:00:00.000Z",
+     *       "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+     *       "seed": null,
+     *       "prizeAmount": "1000",
+     *       "assetSymbol": "PNT",
+     *       "winnersCount": 1,
+     *       "ticketCount": null,
+     *       "drawnAt": null,
+     *       "tickets": null,
+     *       "winners": null
+     *     }
      * @example {
      *       "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
      *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
@@ -5269,24 +5285,17 @@ export interface operations {
            *           "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
            *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
            *           "title": "Weekly draw",
-           *           "status": "DRAWN",
+           *           "status": "COMMITTED",
            *           "scheduledAt": "2026-11-30T12:00:00.000Z",
            *           "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-           *           "seed": "4a1c0e7d3b9f2a6c8e5d1b7f0a3c9e2d",
+           *           "seed": null,
            *           "prizeAmount": "1000",
            *           "assetSymbol": "PNT",
            *           "winnersCount": 1,
-           *           "ticketCount": 2,
-           *           "drawnAt": "2026-11-30T12:00:03.000Z",
-           *           "tickets": [
-           *             "tkt_W1qK6cLx3vNm8tRb2yPe5A",
-           *             "tkt_Z8vN3qLc1tWm6xRb4yKe9g"
-           *           ],
-           *           "winners": [
-           *             {
-           *               "ticketId": "tkt_W1qK6cLx3vNm8tRb2yPe5A"
-           *             }
-           *           ]
+           *           "ticketCount": null,
+           *           "drawnAt": null,
+           *           "tickets": null,
+           *           "winners": null
            *         }
            *       ]
            *     }
@@ -5380,37 +5389,12 @@ export interface operations {
       };
     };
     responses: {
-      /** @description A lucky draw: committed to a seed before, the seed and winners published after */
+      /** @description A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN) */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
-           *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
-           *       "title": "Weekly draw",
-           *       "status": "DRAWN",
-           *       "scheduledAt": "2026-11-30T12:00:00.000Z",
-           *       "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-           *       "seed": "4a1c0e7d3b9f2a6c8e5d1b7f0a3c9e2d",
-           *       "prizeAmount": "1000",
-           *       "assetSymbol": "PNT",
-           *       "winnersCount": 1,
-           *       "ticketCount": 2,
-           *       "drawnAt": "2026-11-30T12:00:03.000Z",
-           *       "tickets": [
-           *         "tkt_W1qK6cLx3vNm8tRb2yPe5A",
-           *         "tkt_Z8vN3qLc1tWm6xRb4yKe9g"
-           *       ],
-           *       "winners": [
-           *         {
-           *           "ticketId": "tkt_W1qK6cLx3vNm8tRb2yPe5A"
-           *         }
-           *       ]
-           *     }
-           */
           'application/json': components['schemas']['Draw'];
         };
       };
@@ -5518,37 +5502,12 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A lucky draw: committed to a seed before, the seed and winners published after */
+      /** @description A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
-           *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
-           *       "title": "Weekly draw",
-           *       "status": "DRAWN",
-           *       "scheduledAt": "2026-11-30T12:00:00.000Z",
-           *       "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-           *       "seed": "4a1c0e7d3b9f2a6c8e5d1b7f0a3c9e2d",
-           *       "prizeAmount": "1000",
-           *       "assetSymbol": "PNT",
-           *       "winnersCount": 1,
-           *       "ticketCount": 2,
-           *       "drawnAt": "2026-11-30T12:00:03.000Z",
-           *       "tickets": [
-           *         "tkt_W1qK6cLx3vNm8tRb2yPe5A",
-           *         "tkt_Z8vN3qLc1tWm6xRb4yKe9g"
-           *       ],
-           *       "winners": [
-           *         {
-           *           "ticketId": "tkt_W1qK6cLx3vNm8tRb2yPe5A"
-           *         }
-           *       ]
-           *     }
-           */
           'application/json': components['schemas']['Draw'];
         };
       };
@@ -5620,37 +5579,12 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A lucky draw: committed to a seed before, the seed and winners published after */
+      /** @description A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
-           *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
-           *       "title": "Weekly draw",
-           *       "status": "DRAWN",
-           *       "scheduledAt": "2026-11-30T12:00:00.000Z",
-           *       "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-           *       "seed": "4a1c0e7d3b9f2a6c8e5d1b7f0a3c9e2d",
-           *       "prizeAmount": "1000",
-           *       "assetSymbol": "PNT",
-           *       "winnersCount": 1,
-           *       "ticketCount": 2,
-           *       "drawnAt": "2026-11-30T12:00:03.000Z",
-           *       "tickets": [
-           *         "tkt_W1qK6cLx3vNm8tRb2yPe5A",
-           *         "tkt_Z8vN3qLc1tWm6xRb4yKe9g"
-           *       ],
-           *       "winners": [
-           *         {
-           *           "ticketId": "tkt_W1qK6cLx3vNm8tRb2yPe5A"
-           *         }
-           *       ]
-           *     }
-           */
           'application/json': components['schemas']['Draw'];
         };
       };
@@ -10969,37 +10903,12 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A lucky draw: committed to a seed before, the seed and winners published after */
+      /** @description A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
-           *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
-           *       "title": "Weekly draw",
-           *       "status": "DRAWN",
-           *       "scheduledAt": "2026-11-30T12:00:00.000Z",
-           *       "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-           *       "seed": "4a1c0e7d3b9f2a6c8e5d1b7f0a3c9e2d",
-           *       "prizeAmount": "1000",
-           *       "assetSymbol": "PNT",
-           *       "winnersCount": 1,
-           *       "ticketCount": 2,
-           *       "drawnAt": "2026-11-30T12:00:03.000Z",
-           *       "tickets": [
-           *         "tkt_W1qK6cLx3vNm8tRb2yPe5A",
-           *         "tkt_Z8vN3qLc1tWm6xRb4yKe9g"
-           *       ],
-           *       "winners": [
-           *         {
-           *           "ticketId": "tkt_W1qK6cLx3vNm8tRb2yPe5A"
-           *         }
-           *       ]
-           *     }
-           */
           'application/json': components['schemas']['Draw'];
         };
       };
