@@ -1,18 +1,30 @@
 // The OpenAPI document (/openapi.json) and the error catalog (/docs/errors), through HTTP: every
-// operation has a unique camelCase operationId, every error it lists is in the catalog, and the
-// catalog served matches src/errors.ts and docs/errors.md.
+// operation has a unique camelCase operationId, every error it lists is in the catalog, the domain
+// objects are shared components, every JSON body and success answer has an example that its schema
+// accepts, and the catalog served matches src/errors.ts and docs/errors.md.
 import { readFile } from 'node:fs/promises';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../src/errors.ts';
 import { OPERATION_IDS } from '../src/http/openapi.ts';
 import { startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
 
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped (as in src/http/server.ts).
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+type Media = {
+  schema?: Record<string, unknown>;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+};
 type Operation = {
   operationId?: string;
   description?: string;
   tags?: string[];
-  responses: Record<string, { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }>;
+  requestBody?: { content?: Record<string, Media> };
+  responses: Record<string, { content?: Record<string, Media> }>;
 };
 
 describe('OpenAPI document', () => {
@@ -20,7 +32,7 @@ describe('OpenAPI document', () => {
   let doc: {
     paths: Record<string, Record<string, Operation>>;
     tags: Array<{ name: string; description: string }>;
-    components: { schemas: Record<string, unknown> };
+    components: { schemas: Record<string, Record<string, unknown>> };
     'x-error-catalog': string;
   };
   const operations = () =>
@@ -86,8 +98,107 @@ describe('OpenAPI document', () => {
         parameters: Array<{ name: string; schema: unknown }>;
       }
     ).parameters.find((p) => p.name === 'status');
-    expect(status?.schema).toMatchObject({
+    expect(status?.schema).toEqual({ $ref: '#/components/schemas/ClaimStatus' });
+    expect(doc.components.schemas.ClaimStatus).toMatchObject({
+      type: 'string',
       enum: ['RESERVED', 'REQUESTED', 'REJECTED', 'SUCCEEDED', 'FAILED'],
+    });
+  });
+
+  it('declares the domain objects and enums once, as components the operations refer to', () => {
+    const names = Object.keys(doc.components.schemas);
+    for (const name of [
+      'AchieveRequest',
+      'ConnectRequest',
+      'LinkCheckResult',
+      'Partner',
+      'ApiKey',
+      'Promotion',
+      'MissionGroup',
+      'Mission',
+      'Asset',
+      'Budget',
+      'Claim',
+      'Draw',
+      'Ticket',
+      'Mapping',
+      'WebhookEndpoint',
+      'WebhookMessage',
+      'AuditEvent',
+      'AdminCredential',
+      'MyMission',
+      'Balance',
+      'ChainNetwork',
+      'ChainAsset',
+      'RewardWallet',
+      'PromotionType',
+      'PromotionStatus',
+      'RecurrenceType',
+      'BudgetType',
+      'AssetType',
+      'ClaimStatus',
+      'TicketFilter',
+      'BrowserType',
+      'Region',
+    ])
+      expect(names, name).toContain(name);
+    const json = (op: Operation | undefined, status: string) =>
+      op?.responses[status]?.content?.['application/json']?.schema;
+    expect(doc.paths['/v1/achieve']!.post!.requestBody?.content?.['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/AchieveRequest',
+    });
+    expect(json(doc.paths['/admin/v1/missions/{missionId}']?.get, '200')).toEqual({
+      $ref: '#/components/schemas/Mission',
+    });
+    expect(json(doc.paths['/admin/v1/mission-groups/{groupId}/missions']?.get, '200')).toMatchObject({
+      properties: { items: { items: { $ref: '#/components/schemas/Mission' } } },
+    });
+    // Every component is used (by an operation or a component), and every $ref names one.
+    const text = JSON.stringify({ paths: doc.paths, components: doc.components });
+    for (const name of names) expect(text.includes(`"#/components/schemas/${name}"`), name).toBe(true);
+    for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) expect(names).toContain(name);
+  });
+
+  it('gives every JSON body and success answer an example that its schema accepts', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    // Each schema is compiled with the components beside it, so its $refs resolve.
+    const failures = (schema: Record<string, unknown>, value: unknown): unknown => {
+      const validate = ajv.compile({ ...schema, components: doc.components });
+      return validate(value) ? undefined : validate.errors;
+    };
+    let bodies = 0;
+    let answers = 0;
+    for (const { key, op } of operations()) {
+      const media: Array<[string, Media]> = [];
+      const body = op.requestBody?.content?.['application/json'];
+      if (body) media.push(['request body', body]);
+      for (const [status, response] of Object.entries(op.responses)) {
+        const answer = response.content?.['application/json'];
+        if (/^2/.test(status) && answer && answer.schema?.type !== 'null') media.push([status, answer]);
+      }
+      for (const [where, { schema, example, examples }] of media) {
+        if (where === 'request body') bodies += 1;
+        else answers += 1;
+        const values = example !== undefined ? [example] : Object.values(examples ?? {}).map((e) => e.value);
+        expect(values.length, `${key} ${where} has an example`).toBeGreaterThan(0);
+        for (const value of values) expect(failures(schema ?? {}, value), `${key} ${where}`).toBeUndefined();
+      }
+    }
+    expect(bodies).toBeGreaterThanOrEqual(25);
+    expect(answers).toBeGreaterThanOrEqual(75);
+    // The examples declared on the components themselves hold too.
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      for (const value of (schema.examples as unknown[] | undefined) ?? [])
+        expect(failures(schema, value), `component ${name}`).toBeUndefined();
+    }
+    // The spec's operations show the spec's fields.
+    expect(doc.paths['/v1/achieve']!.post!.requestBody?.content?.['application/json']).toMatchObject({
+      examples: {
+        example1: {
+          value: { partnerUid: 'user-1234', missionKey: 'daily-login', completed: false, metadata: {} },
+        },
+      },
     });
   });
 

@@ -2,6 +2,7 @@
 // languages the mission page speaks, the request body schema for operators, and the choice of the
 // title an end user reads (the request's language, else the default `title`).
 import { Type } from 'typebox';
+import { component } from '../http/schemas.ts';
 import type { Titles } from '../db/schema.ts';
 
 export const LANGUAGES = ['en', 'ko', 'ja', 'zh-TW', 'th'] as const;
@@ -14,8 +15,10 @@ export const TitlesSchema = Type.Object(
     LANGUAGES.map((lang) => [lang, Type.Optional(Type.String({ minLength: 1, maxLength: 200 }))]),
   ) as Record<Language, ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>>,
   {
+    ...component('Titles'),
     additionalProperties: false,
     description: "Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback",
+    examples: [{ ko: '매일 출석하기', ja: '毎日ログイン' }],
   },
 );
 

@@ -1,16 +1,21 @@
-// The OpenAPI document's finishing (docs/errors.md, "The OpenAPI document"): operation ids, tags,
-// descriptions, the error responses grouped per status with an example per code, shared component
-// schemas ($id) and enums. @fastify/swagger builds the document from the route schemas; the two hooks
-// here (transform per route, transformObject once) complete it.
+// The OpenAPI document's finishing (docs/openapi.md): operation ids, tags, descriptions, the error
+// responses grouped per status with an example per code, shared component schemas (`component(...)`
+// in src/http/schemas.ts), enums, and an example on every JSON body and success answer. @fastify/swagger
+// builds the document from the route schemas; the two hooks here (transform per route,
+// transformObject once) complete it.
 import { ERRORS } from '../errors.ts';
 import type { ErrorName } from '../errors.ts';
-import { ERROR_NAMES_KEY, ErrorBody } from './schemas.ts';
+import { COMPONENT_KEY, ERROR_NAMES_KEY, ErrorBody } from './schemas.ts';
 
 /** Where the error catalog is served (JSON; HTML to a browser). */
 export const ERROR_CATALOG_PATH = '/docs/errors';
 
-/** Marks a schema that becomes a component (the $id of a shared TypeBox schema). */
-const COMPONENT_KEY = 'x-component';
+/**
+ * Where a schema's `examples` wait while @fastify/swagger builds the document: it would move the
+ * examples of a body's or answer's top-level schema to its media object, so a component used there
+ * and nested elsewhere would come out twice, once without its examples.
+ */
+const EXAMPLES_KEY = 'x-schema-examples';
 
 /** Every operation's id, by "METHOD /path" as Fastify registers it. The spec's four keep its names. */
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
@@ -139,16 +144,30 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A deep copy where each schema's $id becomes a component marker (swagger drops $id). */
-function markComponents(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(markComponents);
+/**
+ * A deep copy where each schema's $id becomes a component marker (swagger drops $id) and its
+ * examples are parked until transformDocument.
+ */
+function markComponents(value: unknown, parkExamples: boolean): unknown {
+  if (Array.isArray(value)) return value.map((item) => markComponents(item, parkExamples));
   if (!isObject(value)) return value;
   const copy: Json = {};
   for (const [key, inner] of Object.entries(value)) {
     if (key === '$id') copy[COMPONENT_KEY] = inner;
-    else copy[key] = markComponents(inner);
+    else if (parkExamples && key === 'examples' && Array.isArray(inner)) copy[EXAMPLES_KEY] = inner;
+    else copy[key] = markComponents(inner, parkExamples);
   }
   return copy;
+}
+
+/** The route schema marked: examples parked in bodies and answers (parameters keep swagger's way). */
+function markRouteSchema(schema: Json): Json {
+  return Object.fromEntries(
+    Object.entries(schema).map(([part, value]) => [
+      part,
+      markComponents(value, part === 'body' || part === 'response'),
+    ]),
+  );
 }
 
 type Scope = 'admin' | 'partner' | 'user' | 'open';
@@ -213,7 +232,7 @@ export function transformRoute({
   route: { method: string | string[] };
 }): { schema: Json; url: string } {
   const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
-  const marked = (markComponents(schema ?? {}) ?? {}) as Json;
+  const marked = markRouteSchema(isObject(schema) ? schema : {});
   const operationId = OPERATION_IDS[`${method} ${url}`];
   if (operationId) marked.operationId = operationId;
   // Errors: the declared ones (errorResponses) with the scope's and every request's, grouped per status.
@@ -260,7 +279,7 @@ function collapseEnums(value: unknown): unknown {
   const copy: Json = {};
   for (const [key, inner] of Object.entries(value)) copy[key] = collapseEnums(inner);
   const anyOf = copy.anyOf;
-  if (Array.isArray(anyOf) && anyOf.length > 1) {
+  if (Array.isArray(anyOf) && anyOf.length > 0) {
     const literal = (item: unknown): unknown => {
       if (!isObject(item) || !Object.keys(item).every((k) => ['type', 'enum', 'const'].includes(k)))
         return undefined;
@@ -276,18 +295,117 @@ function collapseEnums(value: unknown): unknown {
   return copy;
 }
 
-/** Hoists marked schemas into components/schemas, replacing each use by a $ref. */
+/** Whether every field of `part` is in `whole` with the same value. */
+function sameOrPart(part: Json, whole: Json): boolean {
+  return Object.entries(part).every(([key, value]) => JSON.stringify(whole[key]) === JSON.stringify(value));
+}
+
+/**
+ * Hoists marked schemas into components/schemas, replacing each use by a $ref, and puts the parked
+ * examples back. One name with two different schemas is a mistake in the route files: it throws.
+ */
 function hoistComponents(value: unknown, components: Json): unknown {
   if (Array.isArray(value)) return value.map((v) => hoistComponents(v, components));
   if (!isObject(value)) return value;
   const copy: Json = {};
   for (const [key, inner] of Object.entries(value)) {
-    if (key !== COMPONENT_KEY) copy[key] = hoistComponents(inner, components);
+    if (key === EXAMPLES_KEY) copy.examples = inner;
+    else if (key !== COMPONENT_KEY) copy[key] = hoistComponents(inner, components);
   }
   const name = value[COMPONENT_KEY];
   if (typeof name !== 'string') return copy;
+  const known = components[name];
+  // Swagger moves a parameter schema's description to the parameter: that use may lack it.
+  if (isObject(known) && !sameOrPart(copy, known)) {
+    if (!sameOrPart(known, copy)) throw new Error(`two different schemas are the component ${name}`);
+  } else if (known !== undefined) return { $ref: `#/components/schemas/${name}` };
   components[name] = copy;
   return { $ref: `#/components/schemas/${name}` };
+}
+
+const EXAMPLE_INSTANT = '2026-11-24T09:00:00.000Z';
+
+/**
+ * An example value of a schema, built from the examples declared on it and its parts (components'
+ * first examples, fields' examples, consts, enums, defaults). Undefined when a required string has
+ * no example: test/openapi.happy.test.ts then names the operation, and the field needs one.
+ */
+function exampleOf(schema: unknown, components: Json): unknown {
+  if (!isObject(schema)) return undefined;
+  if (typeof schema.$ref === 'string')
+    return exampleOf(components[schema.$ref.replace('#/components/schemas/', '')], components);
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if ('const' in schema) return schema.const;
+  if ('default' in schema) return schema.default;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if (Array.isArray(schema.anyOf)) {
+    const values = schema.anyOf.map((variant) => exampleOf(variant, components));
+    return values.find((v) => v !== undefined && v !== null) ?? values.find((v) => v !== undefined);
+  }
+  if (Array.isArray(schema.allOf)) {
+    const parts = schema.allOf.map((part) => exampleOf(part, components));
+    return parts.every(isObject) ? Object.assign({}, ...parts) : undefined;
+  }
+  switch (schema.type) {
+    case 'object': {
+      const required = Array.isArray(schema.required) ? schema.required : [];
+      const value: Json = {};
+      for (const [key, inner] of Object.entries(isObject(schema.properties) ? schema.properties : {})) {
+        const example = exampleOf(inner, components);
+        if (example !== undefined) value[key] = example;
+        else if (required.includes(key)) return undefined;
+      }
+      return value;
+    }
+    case 'array': {
+      const item = exampleOf(schema.items, components);
+      return item === undefined ? undefined : [item];
+    }
+    case 'string':
+      return schema.format === 'date-time' ? EXAMPLE_INSTANT : undefined;
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 1;
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+/** Every JSON request body and success answer gets an example built from its schema (exampleOf). */
+function finishExamples(document: Json, components: Json): void {
+  for (const operations of Object.values(document.paths as Json)) {
+    for (const operation of Object.values(operations as Json)) {
+      if (!isObject(operation)) continue;
+      const media: unknown[] = [];
+      if (isObject(operation.requestBody) && isObject(operation.requestBody.content))
+        media.push(operation.requestBody.content['application/json']);
+      for (const [status, response] of Object.entries(
+        isObject(operation.responses) ? operation.responses : {},
+      ))
+        if (/^2/.test(status) && isObject(response) && isObject(response.content))
+          media.push(response.content['application/json']);
+      for (const item of media) {
+        if (!isObject(item) || !isObject(item.schema) || item.schema.type === 'null') continue;
+        if (item.example !== undefined || item.examples !== undefined) continue;
+        // Several examples of the schema (inline or its component) are all shown; an inline schema's
+        // own examples move to the media object, as swagger would move them.
+        const ref = typeof item.schema.$ref === 'string' ? item.schema.$ref.split('/').pop() : undefined;
+        const target = ref === undefined ? item.schema : components[ref];
+        const own = isObject(target) && Array.isArray(target.examples) ? target.examples : [];
+        if (ref === undefined) delete item.schema.examples;
+        if (own.length > 1) {
+          item.examples = Object.fromEntries(own.map((value, i) => [`example${i + 1}`, { value }]));
+          continue;
+        }
+        const example = own.length === 1 ? own[0] : exampleOf(item.schema, components);
+        if (example !== undefined) item.example = example;
+      }
+    }
+  }
 }
 
 /** Error responses: one ErrorBody $ref per status, with an example per code. */
@@ -333,6 +451,7 @@ export function transformDocument({ openapiObject }: { openapiObject: Json }): J
     schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
   };
   finishErrorResponses(document);
+  finishExamples(document, schemas);
   document.tags = TAGS.map((tag) => ({ ...tag }));
   document['x-error-catalog'] = ERROR_CATALOG_PATH;
   return document;

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { serviceNotReady } from '../error-factories.ts';
-import { errorResponses } from './schemas.ts';
+import { component, errorResponses } from './schemas.ts';
 import { queueHealth } from './load-shedding.ts';
 
 /**
@@ -98,7 +98,10 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
           'Which environment this deployment is: preview (mrk_test_ keys) or production (mrk_live_ keys)',
         response: {
           200: Type.Object({
-            environment: Type.Union([Type.Literal('preview'), Type.Literal('production')]),
+            environment: Type.Union([Type.Literal('preview'), Type.Literal('production')], {
+              ...component('ServiceEnvironment'),
+              description: 'preview (testing) or production (live), spec 1',
+            }),
           }),
         },
       },

@@ -8,6 +8,17 @@ import type { ErrorName } from '../errors.ts';
 /** Marks a response schema with the error names it stands for (read by src/http/openapi.ts). */
 export const ERROR_NAMES_KEY = 'x-error-names';
 
+/** Marks a schema as the OpenAPI component `#/components/schemas/<name>` (src/http/openapi.ts). */
+export const COMPONENT_KEY = 'x-component';
+
+/**
+ * The options that make a TypeBox schema a named component of the OpenAPI document, each use a
+ * `$ref`: `Type.Object({...}, { ...component('Mission'), examples: [...] })`. Not `$id`: the route
+ * validator (ajv) and serializer (fast-json-stringify) refuse a schema where one `$id` appears twice
+ * ("reference resolves to more than one schema"), and a status enum or a Mission often does.
+ */
+export const component = (name: string) => ({ [COMPONENT_KEY]: name }) as const;
+
 export const ErrorBody = Type.Object(
   {
     code: Type.Integer({ description: 'Numeric error code; see GET /docs/errors', examples: [1201] }),
@@ -96,3 +107,33 @@ export const PartnerUid = Type.String({
 
 /** Progress values: whole numbers a JavaScript number holds exactly. */
 export const ProgressValue = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
+/**
+ * The values the OpenAPI examples share, so that one example's partner is the next one's partner
+ * too. Ids have the real prefixes (src/domain/ids.ts); instants are ISO 8601 in UTC.
+ */
+export const EXAMPLE = {
+  partnerId: 'ptn_Zq3vX9LmB2cT7rYk1sWd0A',
+  apiKeyId: 'key_H4nR8pQe2wKc6tVy0bJm5g',
+  adminId: 'adc_9LkT2vXq7bNc4mRw1yPe3Q',
+  accountId: 'acc_Ue8rWq2mZt5nKc1vXb7LyA',
+  promotionId: 'prm_N7cW2qLx9vRt4mKb8sYe1g',
+  groupId: 'grp_B5tY8nKq3cLw7vXm2rPe9A',
+  missionId: 'msn_R2mK7cXv4bLq9tNw1yZe6g',
+  assetId: 'ast_K8vQ3nLc6tWm1xRb9yPe2A',
+  budgetId: 'bdg_T6nW1qKx8cLm3vRb5yZe7g',
+  claimId: 'clm_M3kX9vLq2tNc7wRb4yPe8A',
+  drawId: 'drw_C9tL4nWq7vKm2xRb6yZe1g',
+  ticketId: 'tkt_W1qK6cLx3vNm8tRb2yPe5A',
+  rewardId: 'rwd_L5vN2qKc9tWm4xRb7yZe3g',
+  networkId: 'net_Q7cK4vLm1tNw6xRb3yPe9A',
+  walletId: 'rwl_X2nL8qKv5tWm9cRb1yZe4g',
+  endpointId: 'whe_P4tW9nKq2cLm7vXb6yRe3A',
+  messageId: 'msg_3f2c9a7e1b8d4c6fa0e5b9d7c2a4f6e8',
+  partnerUid: 'user-1234',
+  missionKey: 'daily-login',
+  instant: '2026-11-24T09:00:00.000Z',
+  later: '2026-11-24T09:05:00.000Z',
+  wallet: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+  txHash: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
+} as const;

@@ -33,7 +33,29 @@ export function partnerDocument(document: OpenAPI3): OpenAPI3 {
       throw new Error(`the OpenAPI document has no ${method.toUpperCase()} ${path}`);
     paths[path] = { ...paths[path], [method]: operation };
   }
-  return { ...document, paths, ...(document.components && { components: document.components }) };
+  // Only the component schemas the partner operations refer to, directly or through another.
+  const all = (document.components?.schemas ?? {}) as Record<string, unknown>;
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, inner] of Object.entries(value)) {
+      const name = key === '$ref' && typeof inner === 'string' ? inner.split('/').pop() : undefined;
+      if (name !== undefined && !used.has(name) && name in all) {
+        used.add(name);
+        visit(all[name]);
+      } else visit(inner);
+    }
+  };
+  visit(paths);
+  const schemas = Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+  return {
+    ...document,
+    paths,
+    ...(document.components && {
+      components: { ...document.components, schemas } as typeof document.components,
+    }),
+  };
 }
 
 /** The text of src/schema.ts for a service document, formatted with the project's Prettier settings. */

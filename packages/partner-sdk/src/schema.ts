@@ -85,6 +85,63 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    AchieveMetadata: {
+      /** @description Current progress value */
+      current?: number;
+      /** @description Maximum target value (progress gauge) */
+      target?: number;
+    };
+    /**
+     * @description A progress report (spec 4.4): an upsert of the user's record of the mission
+     * @example {
+     *       "partnerUid": "user-1234",
+     *       "missionKey": "daily-login",
+     *       "completed": false,
+     *       "metadata": {
+     *         "target": 5,
+     *         "current": 3
+     *       }
+     *     }
+     * @example {
+     *       "partnerUid": "user-1234",
+     *       "missionKey": "daily-login",
+     *       "completed": true
+     *     }
+     */
+    AchieveRequest: {
+      /** @description Completion state; once true has been stored it stays true */
+      completed: boolean;
+      metadata?: components['schemas']['AchieveMetadata'];
+      /**
+       * @description Mission key, unique per partner: letters, digits and . _ : -
+       * @example daily-login
+       */
+      missionKey: string;
+      /**
+       * @description The partner's own identifier of the user
+       * @example user-1234
+       */
+      partnerUid: string;
+    };
+    BrowserType: string;
+    /**
+     * @description Finalises a user mapping (spec 4.3) with the one-time mapping token
+     * @example {
+     *       "token": "mtk_b3Jp8Xq2LmVt7cNw4yRk1sZe9gHd5aPf0uQx6iTo2Lk",
+     *       "partnerUid": "user-1234",
+     *       "region": "KR"
+     *     }
+     */
+    ConnectRequest: {
+      /**
+       * @description The partner's own identifier of the user
+       * @example user-1234
+       */
+      partnerUid: string;
+      region: components['schemas']['Region'];
+      /** @description The `token` query parameter the browser came back with */
+      token: string;
+    };
     /** @description The body of every error response. */
     ErrorBody: {
       /**
@@ -105,6 +162,26 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    /**
+     * @description The link check (spec 4.1)
+     * @example {
+     *       "result": true
+     *     }
+     * @example {
+     *       "result": false
+     *     }
+     */
+    LinkCheckResult: {
+      /** @description true if linked, false otherwise */
+      result: boolean;
+    };
+    /**
+     * @description ISO 3166-1 alpha-2 country code
+     * @example KR
+     * @example JP
+     * @example TW
+     */
+    Region: string;
   };
   responses: never;
   parameters: never;
@@ -127,28 +204,10 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
+    /** @description A progress report (spec 4.4): an upsert of the user's record of the mission */
     requestBody: {
       content: {
-        'application/json': {
-          /** @description Completion state; once true has been stored it stays true */
-          completed: boolean;
-          metadata?: {
-            /** @description Current progress value */
-            current?: number;
-            /** @description Maximum target value (progress gauge) */
-            target?: number;
-          };
-          /**
-           * @description Mission key, unique per partner: letters, digits and . _ : -
-           * @example daily-login
-           */
-          missionKey: string;
-          /**
-           * @description The partner's own identifier of the user
-           * @example user-1234
-           */
-          partnerUid: string;
-        };
+        'application/json': components['schemas']['AchieveRequest'];
       };
     };
     responses: {
@@ -266,16 +325,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The link check (spec 4.1) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            /** @description true if linked */
-            result: boolean;
-          };
+          'application/json': components['schemas']['LinkCheckResult'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -329,10 +385,10 @@ export interface operations {
     parameters: {
       query: {
         /**
-         * @description MINI, LIFF or WEB; empty means WEB
+         * @description The connection environment (spec 4.2): MINI, LIFF or WEB; empty means WEB
          * @example MINI
          */
-        browserType?: string;
+        browserType?: components['schemas']['BrowserType'];
         partnerId: string;
         /** @description One of the partner's registered redirect URLs; the query may vary */
         redirectUrl: string;
@@ -392,24 +448,17 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
+    /** @description Finalises a user mapping (spec 4.3) with the one-time mapping token */
     requestBody: {
       content: {
-        'application/json': {
-          /**
-           * @description The partner's own identifier of the user
-           * @example user-1234
-           */
-          partnerUid: string;
-          /**
-           * @description ISO 3166-1 alpha-2 country code
-           * @example KR
-           * @example JP
-           * @example TW
-           */
-          region: string;
-          /** @description The `token` query parameter the browser came back with */
-          token: string;
-        };
+        /**
+         * @example {
+         *       "token": "mtk_b3Jp8Xq2LmVt7cNw4yRk1sZe9gHd5aPf0uQx6iTo2Lk",
+         *       "partnerUid": "user-1234",
+         *       "region": "KR"
+         *     }
+         */
+        'application/json': components['schemas']['ConnectRequest'];
       };
     };
     responses: {

@@ -1,21 +1,59 @@
 // Operator API: admin credentials (OWNER only).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, sendEmpty, Id } from '../../http/schemas.ts';
+import { component, errorResponses, sendEmpty, EXAMPLE, Id } from '../../http/schemas.ts';
 import { createAdminCredential, listAdminCredentials, revokeAdminCredential } from '../service.ts';
 
-const Role = Type.Union([Type.Literal('OWNER'), Type.Literal('OPERATOR'), Type.Literal('VIEWER')]);
-const AdminCredential = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  role: Role,
-  prefix: Type.String({
-    description:
-      'First characters of a generated secret (adm_…), to recognise it; empty for the ADMIN_TOKEN credential, whose secret a person chose',
-  }),
-  createdAt: Type.String(),
-  revokedAt: Type.Union([Type.String(), Type.Null()]),
+export const Role = Type.Union([Type.Literal('OWNER'), Type.Literal('OPERATOR'), Type.Literal('VIEWER')], {
+  ...component('AdminRole'),
+  description: 'What a credential may do: VIEWER reads, OPERATOR writes, OWNER also manages credentials',
 });
+const AdminCredential = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    role: Role,
+    prefix: Type.String({
+      description:
+        'First characters of a generated secret (adm_…), to recognise it; empty for the ADMIN_TOKEN credential, whose secret a person chose',
+    }),
+    createdAt: Type.String(),
+    revokedAt: Type.Union([Type.String(), Type.Null()]),
+  },
+  {
+    ...component('AdminCredential'),
+    examples: [
+      {
+        id: EXAMPLE.adminId,
+        name: 'ops: Jiwoo',
+        role: 'OPERATOR',
+        prefix: 'adm_Vq3Lx9',
+        createdAt: EXAMPLE.instant,
+        revokedAt: null,
+      },
+    ],
+  },
+);
+const NewAdminCredential = Type.Intersect(
+  [
+    AdminCredential,
+    Type.Object({ secret: Type.String({ description: 'adm_...: shown only in this answer' }) }),
+  ],
+  {
+    ...component('NewAdminCredential'),
+    examples: [
+      {
+        id: EXAMPLE.adminId,
+        name: 'ops: Jiwoo',
+        role: 'OPERATOR',
+        prefix: 'adm_Vq3Lx9',
+        createdAt: EXAMPLE.instant,
+        revokedAt: null,
+        secret: 'adm_Vq3Lx9mK2tNw7cRb4yPe1sZd6gHa3uJf0oVi5kXq7tC',
+      },
+    ],
+  },
+);
 const tags = ['admin: credentials'];
 const security = [{ adminBearer: [] }];
 
@@ -32,10 +70,10 @@ export const adminCredentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Create an admin credential; the secret is shown only in this answer',
         body: Type.Object(
           { name: Type.String({ minLength: 1, maxLength: 200 }), role: Role },
-          { additionalProperties: false },
+          { additionalProperties: false, examples: [{ name: 'ops: Jiwoo', role: 'OPERATOR' }] },
         ),
         response: {
-          201: Type.Intersect([AdminCredential, Type.Object({ secret: Type.String() })]),
+          201: NewAdminCredential,
           ...errorResponses(),
         },
       },

@@ -2,7 +2,8 @@
 // can hide what the role may not do (the server refuses it anyway, 901).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses } from '../../http/schemas.ts';
+import { component, errorResponses, EXAMPLE } from '../../http/schemas.ts';
+import { Role } from './index.ts';
 import { currentAdmin } from '../service.ts';
 
 export const whoamiRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -15,12 +16,13 @@ export const whoamiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security: [{ adminBearer: [] }],
         summary: 'The admin credential making this call (any role)',
         response: {
-          200: Type.Object({
-            id: Type.String(),
-            name: Type.String(),
-            role: Type.Union([Type.Literal('OWNER'), Type.Literal('OPERATOR'), Type.Literal('VIEWER')]),
-            prefix: Type.String(),
-          }),
+          200: Type.Object(
+            { id: Type.String(), name: Type.String(), role: Role, prefix: Type.String() },
+            {
+              ...component('AdminIdentity'),
+              examples: [{ id: EXAMPLE.adminId, name: 'ops: Jiwoo', role: 'OPERATOR', prefix: 'adm_Vq3Lx9' }],
+            },
+          ),
           ...errorResponses(),
         },
       },

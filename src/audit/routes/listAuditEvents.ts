@@ -2,23 +2,45 @@
 // has no route that changes it (and the database refuses UPDATE and DELETE of it).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, Id } from '../../http/schemas.ts';
+import { component, errorResponses, EXAMPLE, Id } from '../../http/schemas.ts';
 import { listAuditEvents } from '../store.ts';
 
-const Action = Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')]);
+const Action = Type.Union(
+  [Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')],
+  component('AuditAction'),
+);
 const Row = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]);
 
-const AuditEvent = Type.Object({
-  id: Type.String(),
-  at: Type.String({ description: 'ISO 8601' }),
-  actor: Type.Object({ id: Type.String(), name: Type.String() }),
-  action: Action,
-  entityType: Type.String({ description: "e.g. 'partner', 'mission', 'budget'; see docs/audit.md" }),
-  entityId: Type.String(),
-  before: Row,
-  after: Row,
-  requestId: Type.Union([Type.String(), Type.Null()]),
-});
+const AuditEvent = Type.Object(
+  {
+    id: Type.String(),
+    at: Type.String({ description: 'ISO 8601' }),
+    actor: Type.Object({ id: Type.String(), name: Type.String() }),
+    action: Action,
+    entityType: Type.String({ description: "e.g. 'partner', 'mission', 'budget'; see docs/audit.md" }),
+    entityId: Type.String(),
+    before: Row,
+    after: Row,
+    requestId: Type.Union([Type.String(), Type.Null()]),
+  },
+  {
+    ...component('AuditEvent'),
+    description: 'One operator write: who, what, and the row before and after',
+    examples: [
+      {
+        id: '1042',
+        at: EXAMPLE.later,
+        actor: { id: EXAMPLE.adminId, name: 'ops: Jiwoo' },
+        action: 'update',
+        entityType: 'partner',
+        entityId: EXAMPLE.partnerId,
+        before: { status: 'ACTIVE' },
+        after: { status: 'DISABLED' },
+        requestId: '0b6d5c1e-8f4a-4a8e-9c1d-2f3e4a5b6c7d',
+      },
+    ],
+  },
+);
 
 export const listAuditEventsRoute: FastifyPluginAsyncTypebox = async (app) => {
   const { database } = app.deps;

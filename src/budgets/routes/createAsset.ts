@@ -20,7 +20,7 @@ export const createAssetRoute: FastifyPluginAsyncTypebox = async (app) => {
             name: Type.String({ minLength: 1, maxLength: 200 }),
             decimals: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 36 }), Type.Null()])),
           },
-          { additionalProperties: false },
+          { additionalProperties: false, examples: [{ symbol: 'PNT', name: 'Acme points', decimals: 2 }] },
         ),
         response: { 201: Asset, ...errorResponses('CONFLICT') },
       },

@@ -1,7 +1,7 @@
 // POST /admin/v1/budgets: create a budget; total in whole units of the asset.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, Id } from '../../http/schemas.ts';
+import { errorResponses, EXAMPLE, Id } from '../../http/schemas.ts';
 import { createBudget } from '../service.ts';
 import { Budget, BudgetType, Decimal, security, tags } from './schemas.ts';
 
@@ -28,7 +28,13 @@ export const createBudgetRoute: FastifyPluginAsyncTypebox = async (app) => {
               }),
             ),
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [
+              { type: 'FIXED', assetId: EXAMPLE.assetId, name: 'Winter missions pool', total: '100000' },
+              { type: 'LUCKY_DRAW', assetId: EXAMPLE.assetId, name: 'Weekly draw pool', total: '5000.5' },
+            ],
+          },
         ),
         response: {
           201: Budget,

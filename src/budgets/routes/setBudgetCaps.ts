@@ -22,7 +22,10 @@ export const setBudgetCapsRoute: FastifyPluginAsyncTypebox = async (app) => {
             perAccountPerDay: Type.Union([Decimal('Whole units'), Type.Null()]),
             perPartnerPerDay: Type.Union([Decimal('Whole units'), Type.Null()]),
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [{ perAccountPerDay: '100', perPartnerPerDay: null }],
+          },
         ),
         response: {
           200: Caps,

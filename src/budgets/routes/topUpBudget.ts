@@ -15,7 +15,10 @@ export const topUpBudgetRoute: FastifyPluginAsyncTypebox = async (app) => {
         security,
         summary: 'Add to a budget',
         params: IdParam('Budget id'),
-        body: Type.Object({ amount: Decimal('Whole units to add') }, { additionalProperties: false }),
+        body: Type.Object(
+          { amount: Decimal('Whole units to add') },
+          { additionalProperties: false, examples: [{ amount: '2500' }] },
+        ),
         response: { 200: Budget, ...errorResponses('INVALID_AMOUNT', 'NOT_FOUND_REWARD_BUDGET') },
       },
     },

@@ -20,7 +20,7 @@ export const updateAssetRoute: FastifyPluginAsyncTypebox = async (app) => {
             name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
             decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 36 })),
           },
-          { additionalProperties: false },
+          { additionalProperties: false, examples: [{ decimals: 2 }, { name: 'Acme reward points' }] },
         ),
         response: { 200: Asset, ...errorResponses('NOT_FOUND_REWARD_ASSET', 'DECIMALS_ALREADY_SET') },
       },

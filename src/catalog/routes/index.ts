@@ -1,56 +1,124 @@
 // Operator API: promotions, mission groups and missions.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, Id, Instant, ListQuery, MissionKey } from '../../http/schemas.ts';
+import {
+  component,
+  errorResponses,
+  EXAMPLE,
+  Id,
+  Instant,
+  ListQuery,
+  MissionKey,
+} from '../../http/schemas.ts';
 import * as catalog from '../service.ts';
 import { TitlesSchema } from '../titles.ts';
 
-const PromotionType = Type.Union([Type.Literal('COMPOSITE'), Type.Literal('DAILY_CHECK')]);
-const PromotionStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]);
-const Recurrence = Type.Union([
-  Type.Literal('ONE_TIME'),
-  Type.Literal('DAILY'),
-  Type.Literal('WEEKLY'),
-  Type.Literal('MONTHLY'),
-]);
+const PromotionType = Type.Union([Type.Literal('COMPOSITE'), Type.Literal('DAILY_CHECK')], {
+  ...component('PromotionType'),
+  description: 'Kind of promotion (spec 2.3)',
+});
+const PromotionStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')], {
+  ...component('PromotionStatus'),
+  description: 'Whether a promotion is active (spec 2.3)',
+});
+const Recurrence = Type.Union(
+  [Type.Literal('ONE_TIME'), Type.Literal('DAILY'), Type.Literal('WEEKLY'), Type.Literal('MONTHLY')],
+  { ...component('RecurrenceType'), description: "A mission's repeat cycle (spec 2.3)" },
+);
 const Title = Type.String({ minLength: 1, maxLength: 200 });
 const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Asia/Seoul' });
 
-const Promotion = Type.Object({
-  id: Type.String(),
-  partnerId: Type.String(),
-  type: PromotionType,
-  title: Type.String(),
-  titles: TitlesSchema,
-  timezone: Type.String(),
-  startAt: Type.String(),
-  endAt: Type.Union([Type.String(), Type.Null()]),
-  status: PromotionStatus,
-  activatedAt: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
-const MissionGroup = Type.Object({
-  id: Type.String(),
-  promotionId: Type.String(),
-  partnerId: Type.String(),
-  title: Type.String(),
-  titles: TitlesSchema,
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
-const Mission = Type.Object({
-  id: Type.String(),
-  missionGroupId: Type.String(),
-  partnerId: Type.String(),
-  missionKey: Type.String(),
-  title: Type.String(),
-  titles: TitlesSchema,
-  recurrence: Recurrence,
-  target: Type.Union([Type.Integer(), Type.Null()]),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
+const Promotion = Type.Object(
+  {
+    id: Type.String(),
+    partnerId: Type.String(),
+    type: PromotionType,
+    title: Type.String(),
+    titles: TitlesSchema,
+    timezone: Type.String(),
+    startAt: Type.String(),
+    endAt: Type.Union([Type.String(), Type.Null()]),
+    status: PromotionStatus,
+    activatedAt: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  {
+    ...component('Promotion'),
+    examples: [
+      {
+        id: EXAMPLE.promotionId,
+        partnerId: EXAMPLE.partnerId,
+        type: 'COMPOSITE',
+        title: 'Winter missions',
+        titles: { ko: '겨울 미션' },
+        timezone: 'Asia/Seoul',
+        startAt: '2026-12-01T00:00:00.000+09:00',
+        endAt: '2027-01-01T00:00:00.000+09:00',
+        status: 'ACTIVE',
+        activatedAt: EXAMPLE.later,
+        createdAt: EXAMPLE.instant,
+        updatedAt: EXAMPLE.later,
+      },
+    ],
+  },
+);
+const MissionGroup = Type.Object(
+  {
+    id: Type.String(),
+    promotionId: Type.String(),
+    partnerId: Type.String(),
+    title: Type.String(),
+    titles: TitlesSchema,
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  {
+    ...component('MissionGroup'),
+    examples: [
+      {
+        id: EXAMPLE.groupId,
+        promotionId: EXAMPLE.promotionId,
+        partnerId: EXAMPLE.partnerId,
+        title: 'Every day',
+        titles: { ko: '매일' },
+        createdAt: EXAMPLE.instant,
+        updatedAt: EXAMPLE.instant,
+      },
+    ],
+  },
+);
+const Mission = Type.Object(
+  {
+    id: Type.String(),
+    missionGroupId: Type.String(),
+    partnerId: Type.String(),
+    missionKey: Type.String(),
+    title: Type.String(),
+    titles: TitlesSchema,
+    recurrence: Recurrence,
+    target: Type.Union([Type.Integer(), Type.Null()]),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  {
+    ...component('Mission'),
+    examples: [
+      {
+        id: EXAMPLE.missionId,
+        missionGroupId: EXAMPLE.groupId,
+        partnerId: EXAMPLE.partnerId,
+        missionKey: EXAMPLE.missionKey,
+        title: 'Log in every day',
+        titles: { ko: '매일 출석하기', ja: '毎日ログイン' },
+        recurrence: 'DAILY',
+        target: null,
+        createdAt: EXAMPLE.instant,
+        updatedAt: EXAMPLE.instant,
+      },
+    ],
+  },
+);
 const Target = Type.Union([Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()], {
   description: 'When set, a completion must report metadata.current >= target',
 });
@@ -82,7 +150,20 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
             endAt: Type.Optional(Type.Union([Instant, Type.Null()])),
             status: Type.Optional(PromotionStatus),
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [
+              {
+                partnerId: EXAMPLE.partnerId,
+                type: 'COMPOSITE',
+                title: 'Winter missions',
+                titles: { ko: '겨울 미션' },
+                timezone: 'Asia/Seoul',
+                startAt: '2026-12-01T00:00:00.000+09:00',
+                endAt: '2027-01-01T00:00:00.000+09:00',
+              },
+            ],
+          },
         ),
         response: { 201: Promotion, ...errorResponses('NOT_FOUND_PARTNER', 'INVALID_TIMEZONE') },
       },
@@ -152,7 +233,11 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
             endAt: Type.Optional(Type.Union([Instant, Type.Null()])),
             status: Type.Optional(PromotionStatus),
           },
-          { additionalProperties: false, minProperties: 1 },
+          {
+            additionalProperties: false,
+            minProperties: 1,
+            examples: [{ status: 'ACTIVE' }, { endAt: '2027-02-01T00:00:00.000+09:00' }],
+          },
         ),
         response: {
           200: Promotion,
@@ -177,7 +262,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: PromotionParams,
         body: Type.Object(
           { title: Title, titles: Type.Optional(TitlesSchema) },
-          { additionalProperties: false },
+          { additionalProperties: false, examples: [{ title: 'Every day', titles: { ko: '매일' } }] },
         ),
         response: { 201: MissionGroup, ...errorResponses('NOT_FOUND_PROMOTION') },
       },
@@ -229,7 +314,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: GroupParams,
         body: Type.Object(
           { title: Type.Optional(Title), titles: Type.Optional(TitlesSchema) },
-          { additionalProperties: false, minProperties: 1 },
+          { additionalProperties: false, minProperties: 1, examples: [{ title: 'Every day of the week' }] },
         ),
         response: { 200: MissionGroup, ...errorResponses('NOT_FOUND_MISSION_GROUP') },
       },
@@ -257,7 +342,18 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
             recurrence: Recurrence,
             target: Type.Optional(Target),
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [
+              {
+                missionKey: EXAMPLE.missionKey,
+                title: 'Log in every day',
+                titles: { ko: '매일 출석하기', ja: '毎日ログイン' },
+                recurrence: 'DAILY',
+              },
+              { missionKey: 'play-5-rounds', title: 'Play 5 rounds', recurrence: 'WEEKLY', target: 5 },
+            ],
+          },
         ),
         response: { 201: Mission, ...errorResponses('NOT_FOUND_MISSION_GROUP', 'DUPLICATE_MISSION_KEY') },
       },
@@ -307,7 +403,11 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: MissionParams,
         body: Type.Object(
           { title: Type.Optional(Title), titles: Type.Optional(TitlesSchema), target: Type.Optional(Target) },
-          { additionalProperties: false, minProperties: 1 },
+          {
+            additionalProperties: false,
+            minProperties: 1,
+            examples: [{ title: 'Play 10 rounds', target: 10 }],
+          },
         ),
         response: { 200: Mission, ...errorResponses('NOT_FOUND_MISSION') },
       },

@@ -2,7 +2,7 @@
 // import; view with on-chain balances and what it owes) and reconciliation.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, Id } from '../../http/schemas.ts';
+import { component, errorResponses, EXAMPLE, Id } from '../../http/schemas.ts';
 import { resolveWalletKek } from '../signer.ts';
 import {
   createChainAsset,
@@ -17,55 +17,142 @@ import { fundFromDevFaucet } from '../dev-network.ts';
 const tags = ['admin: chain'];
 const security = [{ adminBearer: [] }];
 const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'An EVM address' });
-const Network = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  chainId: Type.Integer(),
-  rpcUrl: Type.String(),
-  confirmations: Type.Integer(),
-  explorerTxUrl: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String(),
-});
-const ChainAsset = Type.Object({
-  id: Type.String(),
-  symbol: Type.String(),
-  name: Type.String(),
-  decimals: Type.Union([Type.Integer(), Type.Null()]),
-  networkId: Type.String(),
-  tokenAddress: Type.Union([Type.String(), Type.Null()]),
-});
-const Wallet = Type.Object({
-  id: Type.String(),
-  budgetId: Type.String(),
-  networkId: Type.String(),
-  address: Type.String(),
-  keyOrigin: Type.Union([Type.Literal('CREATED'), Type.Literal('IMPORTED')]),
-  createdAt: Type.String(),
-});
-const WalletBalances = Type.Object({
-  ...Wallet.properties,
-  symbol: Type.String(),
-  decimals: Type.Union([Type.Integer(), Type.Null()]),
-  tokenAddress: Type.Union([Type.String(), Type.Null()]),
-  tokenBalance: Type.Union([Type.String(), Type.Null()], { description: 'Whole units on chain' }),
-  gasBalanceWei: Type.Union([Type.String(), Type.Null()]),
-  owed: Type.String({ description: 'Whole units of claims not yet paid' }),
-  warning: Type.Union([Type.String(), Type.Null()]),
-});
+const Network = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    chainId: Type.Integer(),
+    rpcUrl: Type.String(),
+    confirmations: Type.Integer(),
+    explorerTxUrl: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String(),
+  },
+  {
+    ...component('ChainNetwork'),
+    description: 'An EVM network rewards can be paid on',
+    examples: [
+      {
+        id: EXAMPLE.networkId,
+        name: 'Sepolia',
+        chainId: 11155111,
+        rpcUrl: 'https://rpc.sepolia.example',
+        confirmations: 3,
+        explorerTxUrl: 'https://sepolia.etherscan.io/tx/{hash}',
+        createdAt: EXAMPLE.instant,
+      },
+    ],
+  },
+);
+const ChainAsset = Type.Object(
+  {
+    id: Type.String(),
+    symbol: Type.String(),
+    name: Type.String(),
+    decimals: Type.Union([Type.Integer(), Type.Null()]),
+    networkId: Type.String(),
+    tokenAddress: Type.Union([Type.String(), Type.Null()]),
+  },
+  {
+    ...component('ChainAsset'),
+    description: 'A reward asset paid on a chain: a token contract, or the native coin (tokenAddress null)',
+    examples: [
+      {
+        id: EXAMPLE.assetId,
+        symbol: 'USDC',
+        name: 'USD Coin (Sepolia)',
+        decimals: 6,
+        networkId: EXAMPLE.networkId,
+        tokenAddress: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238',
+      },
+    ],
+  },
+);
+const Wallet = Type.Object(
+  {
+    id: Type.String(),
+    budgetId: Type.String(),
+    networkId: Type.String(),
+    address: Type.String(),
+    keyOrigin: Type.Union([Type.Literal('CREATED'), Type.Literal('IMPORTED')], component('WalletKeyOrigin')),
+    createdAt: Type.String(),
+  },
+  {
+    ...component('RewardWallet'),
+    description: "A budget's reward wallet",
+    examples: [
+      {
+        id: EXAMPLE.walletId,
+        budgetId: EXAMPLE.budgetId,
+        networkId: EXAMPLE.networkId,
+        address: EXAMPLE.wallet,
+        keyOrigin: 'CREATED',
+        createdAt: EXAMPLE.instant,
+      },
+    ],
+  },
+);
+const WalletBalances = Type.Object(
+  {
+    ...Wallet.properties,
+    symbol: Type.String(),
+    decimals: Type.Union([Type.Integer(), Type.Null()]),
+    tokenAddress: Type.Union([Type.String(), Type.Null()]),
+    tokenBalance: Type.Union([Type.String(), Type.Null()], { description: 'Whole units on chain' }),
+    gasBalanceWei: Type.Union([Type.String(), Type.Null()]),
+    owed: Type.String({ description: 'Whole units of claims not yet paid' }),
+    warning: Type.Union([Type.String(), Type.Null()]),
+  },
+  {
+    ...component('RewardWalletBalances'),
+    description: "A budget's reward wallet with its balances on chain and what it owes",
+    examples: [
+      {
+        id: EXAMPLE.walletId,
+        budgetId: EXAMPLE.budgetId,
+        networkId: EXAMPLE.networkId,
+        address: EXAMPLE.wallet,
+        keyOrigin: 'CREATED',
+        createdAt: EXAMPLE.instant,
+        symbol: 'USDC',
+        decimals: 6,
+        tokenAddress: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238',
+        tokenBalance: '1250.5',
+        gasBalanceWei: '48000000000000000',
+        owed: '75',
+        warning: null,
+      },
+    ],
+  },
+);
 const Difference = Type.Object({
   kind: Type.String(),
   txHash: Type.Union([Type.String(), Type.Null()]),
   claimId: Type.Union([Type.String(), Type.Null()]),
   detail: Type.String(),
 });
-const Reconciliation = Type.Object({
-  walletId: Type.String(),
-  budgetId: Type.String(),
-  address: Type.String(),
-  confirmedPayouts: Type.Integer(),
-  transfersOnChain: Type.Integer(),
-  differences: Type.Array(Difference),
-});
+const Reconciliation = Type.Object(
+  {
+    walletId: Type.String(),
+    budgetId: Type.String(),
+    address: Type.String(),
+    confirmedPayouts: Type.Integer(),
+    transfersOnChain: Type.Integer(),
+    differences: Type.Array(Difference),
+  },
+  {
+    ...component('WalletReconciliation'),
+    examples: [
+      {
+        walletId: EXAMPLE.walletId,
+        budgetId: EXAMPLE.budgetId,
+        address: EXAMPLE.wallet,
+        confirmedPayouts: 12,
+        transfersOnChain: 12,
+        differences: [],
+      },
+    ],
+  },
+);
 
 export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { database, clock, config } = app.deps;
@@ -90,7 +177,18 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
               Type.Union([Type.String({ pattern: '^https?://.*\\{hash\\}', maxLength: 500 }), Type.Null()]),
             ),
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [
+              {
+                name: 'Sepolia',
+                chainId: 11155111,
+                rpcUrl: 'https://rpc.sepolia.example',
+                confirmations: 3,
+                explorerTxUrl: 'https://sepolia.etherscan.io/tx/{hash}',
+              },
+            ],
+          },
         ),
         response: { 201: Network, ...errorResponses('CHAIN_ID_MISMATCH', 'CHAIN_RPC_UNAVAILABLE') },
       },
@@ -125,7 +223,17 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
             name: Type.String({ minLength: 1, maxLength: 200 }),
             tokenAddress: Type.Optional(Type.Union([Address, Type.Null()])),
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [
+              {
+                networkId: EXAMPLE.networkId,
+                symbol: 'USDC',
+                name: 'USD Coin (Sepolia)',
+                tokenAddress: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238',
+              },
+            ],
+          },
         ),
         response: {
           201: ChainAsset,
@@ -155,7 +263,7 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
               }),
             ),
           },
-          { additionalProperties: false },
+          { additionalProperties: false, examples: [{}] },
         ),
         response: {
           201: Wallet,
@@ -212,7 +320,7 @@ export const chainAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', maxLength: 80, description: 'Whole units' }),
               ),
             },
-            { additionalProperties: false },
+            { additionalProperties: false, examples: [{ amount: '1000' }] },
           ),
           response: {
             200: WalletBalances,

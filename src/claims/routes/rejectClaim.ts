@@ -16,7 +16,7 @@ export const rejectClaimRoute: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Reject a RESERVED claim; its amount returns to the budget',
         params: IdParam('Claim id'),
         body: Type.Object(
-          { reason: Type.String({ minLength: 1, maxLength: 200 }) },
+          { reason: Type.String({ minLength: 1, maxLength: 200, examples: ['duplicate account'] }) },
           { additionalProperties: false },
         ),
         response: { 204: Type.Null(), ...errorResponses('NOT_FOUND_CLAIM', 'ILLEGAL_CLAIM_TRANSITION') },

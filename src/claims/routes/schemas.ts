@@ -2,32 +2,49 @@
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { DB } from '../../db/schema.ts';
-import { Decimal, Id } from '../../http/schemas.ts';
+import { component, Decimal, EXAMPLE, Id } from '../../http/schemas.ts';
 import { BudgetType } from '../../budgets/routes/schemas.ts';
 
 export const tags = ['admin: rewards'];
 export const security = [{ adminBearer: [] }];
 
-export const ClaimStatus = Type.Union([
-  Type.Literal('RESERVED'),
-  Type.Literal('REQUESTED'),
-  Type.Literal('REJECTED'),
-  Type.Literal('SUCCEEDED'),
-  Type.Literal('FAILED'),
-]);
-export const Rule = Type.Object({
-  id: Type.String(),
-  type: BudgetType,
-  budgetId: Type.String(),
-  amount: Type.Union([Type.String(), Type.Null()]),
-});
+export const ClaimStatus = Type.Union(
+  [
+    Type.Literal('RESERVED'),
+    Type.Literal('REQUESTED'),
+    Type.Literal('REJECTED'),
+    Type.Literal('SUCCEEDED'),
+    Type.Literal('FAILED'),
+  ],
+  { ...component('ClaimStatus'), description: 'Status of a reward claim (spec 2.3)' },
+);
+export const Rule = Type.Object(
+  {
+    id: Type.String(),
+    type: BudgetType,
+    budgetId: Type.String(),
+    amount: Type.Union([Type.String(), Type.Null()]),
+  },
+  {
+    ...component('Reward'),
+    description: 'The reward of a mission or a mission group, paid from a budget of the same type',
+    examples: [{ id: EXAMPLE.rewardId, type: 'FIXED', budgetId: EXAMPLE.budgetId, amount: '50' }],
+  },
+);
 export const RuleBody = Type.Object(
   {
     type: BudgetType,
     budgetId: Id('Budget id'),
     amount: Type.Optional(Decimal('FIXED only: whole units per completion')),
   },
-  { additionalProperties: false },
+  {
+    ...component('RewardRequest'),
+    additionalProperties: false,
+    examples: [
+      { type: 'FIXED', budgetId: EXAMPLE.budgetId, amount: '50' },
+      { type: 'LUCKY_DRAW', budgetId: EXAMPLE.budgetId },
+    ],
+  },
 );
 export const StreakRewards = Type.Object(
   {
@@ -43,41 +60,85 @@ export const StreakRewards = Type.Object(
       { maxItems: 100 },
     ),
   },
-  { additionalProperties: false },
+  {
+    ...component('StreakRewards'),
+    additionalProperties: false,
+    description: 'The rewards of a DAILY_CHECK promotion for streaks of so many days',
+    examples: [
+      {
+        items: [
+          { days: 7, budgetId: EXAMPLE.budgetId, amount: '100' },
+          { days: 30, budgetId: EXAMPLE.budgetId, amount: '500' },
+        ],
+      },
+    ],
+  },
 );
-export const Claim = Type.Object({
-  id: Type.String(),
-  status: ClaimStatus,
-  amount: Type.String(),
-  assetSymbol: Type.String(),
-  decimals: Type.Integer(),
-  reason: Type.Union([Type.String(), Type.Null()]),
-  source: Type.String(),
-  sourceId: Type.String(),
-  periodKey: Type.String(),
-  missionKey: Type.Union([Type.String(), Type.Null()], { description: 'MISSION claims: the mission key' }),
-  missionTitle: Type.Union([Type.String(), Type.Null()], {
-    description: "MISSION claims: the mission's title",
-  }),
-  partnerId: Type.String(),
-  partnerUid: Type.String(),
-  accountId: Type.Union([Type.String(), Type.Null()]),
-  promotionId: Type.Union([Type.String(), Type.Null()]),
-  budgetId: Type.String(),
-  attempts: Type.Integer(),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-  completedBeforeLink: Type.Union([Type.String(), Type.Null()], {
-    description: 'Granted when the user linked: when the completion happened',
-  }),
-  // [chain payout]
-  txHash: Type.Union([Type.String(), Type.Null()], {
-    description: 'Paid on a chain: the transaction (mined, or in flight)',
-  }),
-  explorerUrl: Type.Union([Type.String(), Type.Null()], {
-    description: "The transaction on the network's explorer",
-  }),
-});
+export const Claim = Type.Object(
+  {
+    id: Type.String(),
+    status: ClaimStatus,
+    amount: Type.String(),
+    assetSymbol: Type.String(),
+    decimals: Type.Integer(),
+    reason: Type.Union([Type.String(), Type.Null()]),
+    source: Type.String(),
+    sourceId: Type.String(),
+    periodKey: Type.String(),
+    missionKey: Type.Union([Type.String(), Type.Null()], { description: 'MISSION claims: the mission key' }),
+    missionTitle: Type.Union([Type.String(), Type.Null()], {
+      description: "MISSION claims: the mission's title",
+    }),
+    partnerId: Type.String(),
+    partnerUid: Type.String(),
+    accountId: Type.Union([Type.String(), Type.Null()]),
+    promotionId: Type.Union([Type.String(), Type.Null()]),
+    budgetId: Type.String(),
+    attempts: Type.Integer(),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+    completedBeforeLink: Type.Union([Type.String(), Type.Null()], {
+      description: 'Granted when the user linked: when the completion happened',
+    }),
+    // [chain payout]
+    txHash: Type.Union([Type.String(), Type.Null()], {
+      description: 'Paid on a chain: the transaction (mined, or in flight)',
+    }),
+    explorerUrl: Type.Union([Type.String(), Type.Null()], {
+      description: "The transaction on the network's explorer",
+    }),
+  },
+  {
+    ...component('Claim'),
+    description: 'A reward claim: a reservation on a budget and its payout',
+    examples: [
+      {
+        id: EXAMPLE.claimId,
+        status: 'SUCCEEDED',
+        amount: '50',
+        assetSymbol: 'PNT',
+        decimals: 2,
+        reason: null,
+        source: 'MISSION',
+        sourceId: EXAMPLE.missionId,
+        periodKey: '2026-11-24',
+        missionKey: EXAMPLE.missionKey,
+        missionTitle: 'Log in every day',
+        partnerId: EXAMPLE.partnerId,
+        partnerUid: EXAMPLE.partnerUid,
+        accountId: EXAMPLE.accountId,
+        promotionId: EXAMPLE.promotionId,
+        budgetId: EXAMPLE.budgetId,
+        attempts: 1,
+        createdAt: EXAMPLE.instant,
+        updatedAt: EXAMPLE.later,
+        completedBeforeLink: null,
+        txHash: null,
+        explorerUrl: null,
+      },
+    ],
+  },
+);
 export const IdParam = (what: string) => Type.Object({ id: Id(what) });
 
 /**

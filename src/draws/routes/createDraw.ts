@@ -1,7 +1,7 @@
 // POST /admin/v1/draws: create a lucky draw on a LUCKY_DRAW budget; its commitment is public at once.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, Id, Instant } from '../../http/schemas.ts';
+import { errorResponses, EXAMPLE, Id, Instant } from '../../http/schemas.ts';
 import { createDraw } from '../service.ts';
 import { Draw, security, tags } from './schemas.ts';
 
@@ -22,7 +22,18 @@ export const createDrawRoute: FastifyPluginAsyncTypebox = async (app) => {
             winnersCount: Type.Integer({ minimum: 1, maximum: 100000 }),
             scheduledAt: Instant,
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [
+              {
+                budgetId: EXAMPLE.budgetId,
+                title: 'Weekly draw',
+                prizeAmount: '1000',
+                winnersCount: 3,
+                scheduledAt: '2026-11-30T12:00:00.000Z',
+              },
+            ],
+          },
         ),
         response: {
           201: Draw,

@@ -1,7 +1,7 @@
 // GET /v1/mission-users: is this partner user linked to a platform account? (spec 4.1)
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, PartnerUid } from '../../http/schemas.ts';
+import { component, errorResponses, PartnerUid } from '../../http/schemas.ts';
 import { createLinkCheck } from '../service.ts';
 
 export const checkLinkRoute: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,7 +19,14 @@ export const checkLinkRoute: FastifyPluginAsyncTypebox = async (app) => {
         security: [{ partnerId: [], partnerApiKey: [] }],
         querystring: Type.Object({ partnerUid: PartnerUid }, { additionalProperties: false }),
         response: {
-          200: Type.Object({ result: Type.Boolean({ description: 'true if linked' }) }),
+          200: Type.Object(
+            { result: Type.Boolean({ description: 'true if linked, false otherwise' }) },
+            {
+              ...component('LinkCheckResult'),
+              description: 'The link check (spec 4.1)',
+              examples: [{ result: true }, { result: false }],
+            },
+          ),
           ...errorResponses(),
         },
       },

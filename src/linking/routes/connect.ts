@@ -2,9 +2,18 @@
 // mapping token its front end received (spec 4.3).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, PartnerUid, sendEmpty } from '../../http/schemas.ts';
+import { component, errorResponses, EXAMPLE, PartnerUid, sendEmpty } from '../../http/schemas.ts';
 import { connect } from '../service.ts';
 import type { UserLinkedHandler } from '../service.ts';
+
+/** The user's country (spec 2.1, `region`). */
+export const Region = Type.String({
+  ...component('Region'),
+  minLength: 1,
+  maxLength: 16,
+  description: 'ISO 3166-1 alpha-2 country code',
+  examples: ['KR', 'JP', 'TW'],
+});
 
 export function connectRoute(onLinked: readonly UserLinkedHandler[]): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -24,14 +33,20 @@ export function connectRoute(onLinked: readonly UserLinkedHandler[]): FastifyPlu
                 description: 'The `token` query parameter the browser came back with',
               }),
               partnerUid: PartnerUid,
-              region: Type.String({
-                minLength: 1,
-                maxLength: 16,
-                description: 'ISO 3166-1 alpha-2 country code',
-                examples: ['KR', 'JP', 'TW'],
-              }),
+              region: Region,
             },
-            { additionalProperties: false },
+            {
+              ...component('ConnectRequest'),
+              additionalProperties: false,
+              description: 'Finalises a user mapping (spec 4.3) with the one-time mapping token',
+              examples: [
+                {
+                  token: 'mtk_b3Jp8Xq2LmVt7cNw4yRk1sZe9gHd5aPf0uQx6iTo2Lk',
+                  partnerUid: EXAMPLE.partnerUid,
+                  region: 'KR',
+                },
+              ],
+            },
           ),
           response: {
             200: Type.Null({ description: 'Empty body: the mapping exists' }),

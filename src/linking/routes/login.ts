@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { errorResponses, sendEmpty } from '../../http/schemas.ts';
+import { component, errorResponses, sendEmpty } from '../../http/schemas.ts';
 import { clearSessionCookie, secureCookies, SESSION_COOKIE, setSessionCookie } from '../../http/session.ts';
 import { refuseCrossSiteWrite } from '../../http/cross-site.ts';
 import { endSession, startSession } from '../../sessions/service.ts';
@@ -25,8 +25,14 @@ import {
 const BINDING_COOKIE = 'mrs_login';
 const BINDING_PATH = '/v1/mission-users/auth';
 
+// A string, not an enum: a value outside MINI, LIFF, WEB answers INVALID_BROWSER_TYPE (the service's check).
 const BrowserTypeQuery = Type.Optional(
-  Type.String({ maxLength: 16, description: 'MINI, LIFF or WEB; empty means WEB', examples: ['MINI'] }),
+  Type.String({
+    ...component('BrowserType'),
+    maxLength: 16,
+    description: 'The connection environment (spec 4.2): MINI, LIFF or WEB; empty means WEB',
+    examples: ['MINI'],
+  }),
 );
 const redirect = { 302: Type.Null({ description: 'Found: the Location header says where' }) };
 const browser = { htmlErrors: true };
@@ -167,13 +173,24 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The LIFF page posts the ID token LINE gave it; the answer says where to go',
         body: Type.Object(
           {
-            state: Type.String({ minLength: 1, maxLength: 128 }),
-            idToken: Type.String({ minLength: 1, maxLength: 8192 }),
+            state: Type.String({ minLength: 1, maxLength: 128, examples: ['Vb3xQ9mK2tLw7cNr4yPe1sZd'] }),
+            idToken: Type.String({
+              minLength: 1,
+              maxLength: 8192,
+              description: 'The ID token (a JWT) LIFF gave the page',
+              examples: ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJVNGFmNDk4MDYyOSJ9.c2lnbmF0dXJl'],
+            }),
           },
           { additionalProperties: false },
         ),
         response: {
-          200: Type.Object({ redirectUrl: Type.String() }),
+          200: Type.Object({
+            redirectUrl: Type.String({
+              examples: [
+                'https://partner.example/mini-app/return?token=mtk_b3Jp8Xq2LmVt7cNw4yRk1sZe9gHd5aPf0uQx6iTo2Lk',
+              ],
+            }),
+          }),
           ...errorResponses('LOGIN_STATE_INVALID', 'ID_TOKEN_INVALID', 'LIFF_NOT_CONFIGURED'),
         },
       },

@@ -1,7 +1,7 @@
 // Operator API: partners, their allow-list and redirect URLs, and their API keys.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, sendEmpty, Id, ListQuery } from '../../http/schemas.ts';
+import { component, errorResponses, sendEmpty, EXAMPLE, Id, ListQuery } from '../../http/schemas.ts';
 import * as partners from '../service.ts';
 
 const Cidrs = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
@@ -12,24 +12,75 @@ const RedirectUrls = Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), 
   maxItems: 50,
   description: 'Exact URLs (scheme, host, port, path) the login may return to; the query may vary',
 });
-const Status = Type.Union([Type.Literal('ACTIVE'), Type.Literal('DISABLED')]);
-const Partner = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  status: Status,
-  allowedIps: Type.Array(Type.String()),
-  redirectUrls: Type.Array(Type.String()),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
-const ApiKey = Type.Object({
-  id: Type.String(),
-  partnerId: Type.String(),
-  name: Type.Union([Type.String(), Type.Null()]),
-  prefix: Type.String(),
-  createdAt: Type.String(),
-  revokedAt: Type.Union([Type.String(), Type.Null()]),
-});
+const Status = Type.Union([Type.Literal('ACTIVE'), Type.Literal('DISABLED')], component('PartnerStatus'));
+const Partner = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    status: Status,
+    allowedIps: Type.Array(Type.String()),
+    redirectUrls: Type.Array(Type.String()),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  {
+    ...component('Partner'),
+    examples: [
+      {
+        id: EXAMPLE.partnerId,
+        name: 'Acme Games',
+        status: 'ACTIVE',
+        allowedIps: ['203.0.113.10', '198.51.100.0/24'],
+        redirectUrls: ['https://partner.example/mini-app/return'],
+        createdAt: EXAMPLE.instant,
+        updatedAt: EXAMPLE.later,
+      },
+    ],
+  },
+);
+const ApiKey = Type.Object(
+  {
+    id: Type.String(),
+    partnerId: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()]),
+    prefix: Type.String({ description: 'The first characters of the key, to recognise it' }),
+    createdAt: Type.String(),
+    revokedAt: Type.Union([Type.String(), Type.Null()]),
+  },
+  {
+    ...component('ApiKey'),
+    examples: [
+      {
+        id: EXAMPLE.apiKeyId,
+        partnerId: EXAMPLE.partnerId,
+        name: 'game server',
+        prefix: 'mrk_test_Qx7v',
+        createdAt: EXAMPLE.instant,
+        revokedAt: null,
+      },
+    ],
+  },
+);
+const NewApiKey = Type.Intersect(
+  [
+    ApiKey,
+    Type.Object({ apiKey: Type.String({ description: 'The key itself: shown only in this answer' }) }),
+  ],
+  {
+    ...component('NewApiKey'),
+    examples: [
+      {
+        id: EXAMPLE.apiKeyId,
+        partnerId: EXAMPLE.partnerId,
+        name: 'game server',
+        prefix: 'mrk_test_Qx7v',
+        createdAt: EXAMPLE.instant,
+        revokedAt: null,
+        apiKey: 'mrk_test_Qx7vL2mK9cTn4wRb8yPe1sZd6gHa3uJf0oVi5kXq7tCw2',
+      },
+    ],
+  },
+);
 const PartnerParams = Type.Object({ partnerId: Id('Partner id') });
 const tags = ['admin: partners'];
 const security = [{ adminBearer: [] }];
@@ -50,7 +101,16 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
             allowedIps: Type.Optional(Cidrs),
             redirectUrls: Type.Optional(RedirectUrls),
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [
+              {
+                name: 'Acme Games',
+                allowedIps: ['203.0.113.10', '198.51.100.0/24'],
+                redirectUrls: ['https://partner.example/mini-app/return'],
+              },
+            ],
+          },
         ),
         response: { 201: Partner, ...errorResponses() },
       },
@@ -104,7 +164,11 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
             allowedIps: Type.Optional(Cidrs),
             redirectUrls: Type.Optional(RedirectUrls),
           },
-          { additionalProperties: false, minProperties: 1 },
+          {
+            additionalProperties: false,
+            minProperties: 1,
+            examples: [{ allowedIps: ['203.0.113.10', '203.0.113.11'] }, { status: 'DISABLED' }],
+          },
         ),
         response: { 200: Partner, ...errorResponses('NOT_FOUND_PARTNER') },
       },
@@ -123,11 +187,11 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Optional(
           Type.Object(
             { name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
-            { additionalProperties: false },
+            { additionalProperties: false, examples: [{ name: 'game server' }] },
           ),
         ),
         response: {
-          201: Type.Intersect([ApiKey, Type.Object({ apiKey: Type.String() })]),
+          201: NewApiKey,
           ...errorResponses('NOT_FOUND_PARTNER'),
         },
       },

@@ -1,7 +1,15 @@
 // POST /v1/achieve: the partner reports a user's progress on a mission (spec 4.4).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, sendEmpty, MissionKey, PartnerUid, ProgressValue } from '../../http/schemas.ts';
+import {
+  component,
+  errorResponses,
+  sendEmpty,
+  EXAMPLE,
+  MissionKey,
+  PartnerUid,
+  ProgressValue,
+} from '../../http/schemas.ts';
 import type { Achiever } from '../service.ts';
 
 const AchieveBody = Type.Object(
@@ -15,11 +23,24 @@ const AchieveBody = Type.Object(
           target: Type.Optional({ ...ProgressValue, description: 'Maximum target value (progress gauge)' }),
           current: Type.Optional({ ...ProgressValue, description: 'Current progress value' }),
         },
-        { additionalProperties: false },
+        { ...component('AchieveMetadata'), additionalProperties: false },
       ),
     ),
   },
-  { additionalProperties: false },
+  {
+    ...component('AchieveRequest'),
+    additionalProperties: false,
+    description: "A progress report (spec 4.4): an upsert of the user's record of the mission",
+    examples: [
+      {
+        partnerUid: EXAMPLE.partnerUid,
+        missionKey: EXAMPLE.missionKey,
+        completed: false,
+        metadata: { target: 5, current: 3 },
+      },
+      { partnerUid: EXAMPLE.partnerUid, missionKey: EXAMPLE.missionKey, completed: true },
+    ],
+  },
 );
 
 /** The route with its ready service: the composition root (src/app.ts) builds the achiever. */

@@ -2,7 +2,7 @@
 // with running totals, for the console's chart.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, Id } from '../../http/schemas.ts';
+import { component, errorResponses, Id } from '../../http/schemas.ts';
 import { budgetHistory } from '../service.ts';
 
 const Amount = (description: string) => Type.String({ description });
@@ -20,14 +20,29 @@ export const budgetHistoryRoute: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: Type.Object({
             items: Type.Array(
-              Type.Object({
-                day: Type.String(),
-                reserved: Amount('Reserved by new claims that day'),
-                released: Amount('Given back by rejected claims that day'),
-                paid: Amount('Paid out that day'),
-                heldToDate: Amount('Reserved and not yet paid or released, at the end of the day'),
-                paidToDate: Amount('Paid out up to the end of the day'),
-              }),
+              Type.Object(
+                {
+                  day: Type.String({ description: 'YYYY-MM-DD (UTC)' }),
+                  reserved: Amount('Reserved by new claims that day'),
+                  released: Amount('Given back by rejected claims that day'),
+                  paid: Amount('Paid out that day'),
+                  heldToDate: Amount('Reserved and not yet paid or released, at the end of the day'),
+                  paidToDate: Amount('Paid out up to the end of the day'),
+                },
+                {
+                  ...component('BudgetHistoryDay'),
+                  examples: [
+                    {
+                      day: '2026-11-24',
+                      reserved: '150',
+                      released: '0',
+                      paid: '100',
+                      heldToDate: '50',
+                      paidToDate: '600',
+                    },
+                  ],
+                },
+              ),
             ),
           }),
           ...errorResponses('NOT_FOUND_REWARD_BUDGET'),

@@ -1,7 +1,7 @@
 // GET /admin/v1/reports/daily: completions, rewards granted and payouts per UTC day (dashboard).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, Id } from '../../http/schemas.ts';
+import { component, errorResponses, EXAMPLE, Id } from '../../http/schemas.ts';
 import { dailyActivity } from '../service.ts';
 
 export const dailyActivityRoute: FastifyPluginAsyncTypebox = async (app) => {
@@ -28,27 +28,50 @@ export const dailyActivityRoute: FastifyPluginAsyncTypebox = async (app) => {
           { additionalProperties: false },
         ),
         response: {
-          200: Type.Object({
-            from: Type.String(),
-            to: Type.String(),
-            days: Type.Array(
-              Type.Object({
-                day: Type.String({ description: 'YYYY-MM-DD (UTC)' }),
-                completions: Type.Integer({ description: 'Mission periods completed' }),
-                rewardsGranted: Type.Integer({ description: 'Claims created with a reservation' }),
-                rewardsRefused: Type.Integer({ description: 'Claims refused for an empty budget' }),
-                payouts: Type.Array(
-                  Type.Object({
-                    assetId: Type.String(),
-                    symbol: Type.String(),
-                    decimals: Type.Integer(),
-                    amount: Type.String({ description: 'Paid that day, whole units' }),
-                    count: Type.Integer(),
-                  }),
-                ),
-              }),
-            ),
-          }),
+          200: Type.Object(
+            {
+              from: Type.String({ description: 'The first day, YYYY-MM-DD (UTC)' }),
+              to: Type.String({ description: 'The last day, YYYY-MM-DD (UTC)' }),
+              days: Type.Array(
+                Type.Object({
+                  day: Type.String({ description: 'YYYY-MM-DD (UTC)' }),
+                  completions: Type.Integer({ description: 'Mission periods completed' }),
+                  rewardsGranted: Type.Integer({ description: 'Claims created with a reservation' }),
+                  rewardsRefused: Type.Integer({ description: 'Claims refused for an empty budget' }),
+                  payouts: Type.Array(
+                    Type.Object({
+                      assetId: Type.String(),
+                      symbol: Type.String(),
+                      decimals: Type.Integer(),
+                      amount: Type.String({ description: 'Paid that day, whole units' }),
+                      count: Type.Integer(),
+                    }),
+                  ),
+                }),
+              ),
+            },
+            {
+              ...component('DailyActivity'),
+              examples: [
+                {
+                  from: '2026-11-23',
+                  to: '2026-11-24',
+                  days: [
+                    { day: '2026-11-23', completions: 0, rewardsGranted: 0, rewardsRefused: 0, payouts: [] },
+                    {
+                      day: '2026-11-24',
+                      completions: 42,
+                      rewardsGranted: 40,
+                      rewardsRefused: 2,
+                      payouts: [
+                        { assetId: EXAMPLE.assetId, symbol: 'PNT', decimals: 2, amount: '2000', count: 40 },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+          ),
           ...errorResponses(),
         },
       },

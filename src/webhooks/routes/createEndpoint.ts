@@ -22,7 +22,16 @@ export const createEndpointRoute: FastifyPluginAsyncTypebox = async (app) => {
             description: Type.Optional(Description),
             enabled: Type.Optional(Type.Boolean()),
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            examples: [
+              {
+                url: 'https://partner.example/webhooks',
+                events: ['claim.succeeded', 'claim.failed'],
+                description: 'claims to the game server',
+              },
+            ],
+          },
         ),
         response: { 201: EndpointWithSecret, ...errorResponses('WEBHOOK_URL_REFUSED', 'NOT_FOUND_PARTNER') },
       },

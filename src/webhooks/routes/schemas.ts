@@ -1,5 +1,6 @@
 // Schemas shared by the webhook operator routes.
 import { Type } from 'typebox';
+import { component, EXAMPLE } from '../../http/schemas.ts';
 import { WEBHOOK_EVENT_TYPES } from '../outbox.ts';
 
 export const tags = ['admin: webhooks'];
@@ -7,7 +8,7 @@ export const security = [{ adminBearer: [] }];
 
 export const EventType = Type.Union(
   WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)),
-  { description: 'An event type (docs/webhooks.md)' },
+  { ...component('WebhookEventType'), description: 'An event type (docs/webhooks.md)' },
 );
 export const EventTypes = Type.Array(EventType, { minItems: 1, maxItems: 50 });
 export const EndpointUrl = Type.String({
@@ -18,47 +19,154 @@ export const EndpointUrl = Type.String({
 });
 export const Description = Type.Union([Type.String({ maxLength: 200 }), Type.Null()]);
 
-export const Endpoint = Type.Object({
-  id: Type.String(),
-  partnerId: Type.String(),
-  url: Type.String(),
-  description: Type.Union([Type.String(), Type.Null()]),
-  events: Type.Array(Type.String()),
-  enabled: Type.Boolean(),
-  previousSecretExpiresAt: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
-export const EndpointWithSecret = Type.Intersect([
-  Endpoint,
-  Type.Object({ secret: Type.String({ description: 'whsec_...: shown only in this answer' }) }),
-]);
+export const Endpoint = Type.Object(
+  {
+    id: Type.String(),
+    partnerId: Type.String(),
+    url: Type.String(),
+    description: Type.Union([Type.String(), Type.Null()]),
+    events: Type.Array(Type.String()),
+    enabled: Type.Boolean(),
+    previousSecretExpiresAt: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  {
+    ...component('WebhookEndpoint'),
+    examples: [
+      {
+        id: EXAMPLE.endpointId,
+        partnerId: EXAMPLE.partnerId,
+        url: 'https://partner.example/webhooks',
+        description: 'claims to the game server',
+        events: ['claim.succeeded', 'claim.failed'],
+        enabled: true,
+        previousSecretExpiresAt: null,
+        createdAt: EXAMPLE.instant,
+        updatedAt: EXAMPLE.instant,
+      },
+    ],
+  },
+);
+export const EndpointWithSecret = Type.Intersect(
+  [Endpoint, Type.Object({ secret: Type.String({ description: 'whsec_...: shown only in this answer' }) })],
+  {
+    ...component('NewWebhookEndpoint'),
+    examples: [
+      {
+        id: EXAMPLE.endpointId,
+        partnerId: EXAMPLE.partnerId,
+        url: 'https://partner.example/webhooks',
+        description: 'claims to the game server',
+        events: ['claim.succeeded', 'claim.failed'],
+        enabled: true,
+        previousSecretExpiresAt: null,
+        createdAt: EXAMPLE.instant,
+        updatedAt: EXAMPLE.instant,
+        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      },
+    ],
+  },
+);
 
-export const MessageStatus = Type.Union([
-  Type.Literal('PENDING'),
-  Type.Literal('DELIVERED'),
-  Type.Literal('FAILED'),
-]);
-export const Message = Type.Object({
-  id: Type.String({ description: 'The webhook-id header of every attempt' }),
-  endpointId: Type.String(),
-  partnerId: Type.String(),
-  eventType: Type.String(),
-  payload: Type.Object({}, { additionalProperties: true }),
-  status: MessageStatus,
-  attempts: Type.Integer(),
-  nextAttemptAt: Type.Union([Type.String(), Type.Null()]),
-  lastError: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String(),
-  deliveredAt: Type.Union([Type.String(), Type.Null()]),
-});
-export const Attempt = Type.Object({
-  attemptedAt: Type.String(),
-  statusCode: Type.Union([Type.Integer(), Type.Null()]),
-  error: Type.Union([Type.String(), Type.Null()]),
-  durationMs: Type.Integer(),
-});
-export const MessageWithAttempts = Type.Intersect([
-  Message,
-  Type.Object({ attemptLog: Type.Array(Attempt) }),
-]);
+export const MessageStatus = Type.Union(
+  [Type.Literal('PENDING'), Type.Literal('DELIVERED'), Type.Literal('FAILED')],
+  component('WebhookMessageStatus'),
+);
+export const Message = Type.Object(
+  {
+    id: Type.String({ description: 'The webhook-id header of every attempt' }),
+    endpointId: Type.String(),
+    partnerId: Type.String(),
+    eventType: Type.String(),
+    payload: Type.Object({}, { additionalProperties: true }),
+    status: MessageStatus,
+    attempts: Type.Integer(),
+    nextAttemptAt: Type.Union([Type.String(), Type.Null()]),
+    lastError: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String(),
+    deliveredAt: Type.Union([Type.String(), Type.Null()]),
+  },
+  {
+    ...component('WebhookMessage'),
+    examples: [
+      {
+        id: EXAMPLE.messageId,
+        endpointId: EXAMPLE.endpointId,
+        partnerId: EXAMPLE.partnerId,
+        eventType: 'claim.succeeded',
+        payload: {
+          type: 'claim.succeeded',
+          timestamp: EXAMPLE.later,
+          data: {
+            claimId: EXAMPLE.claimId,
+            partnerUid: EXAMPLE.partnerUid,
+            status: 'SUCCEEDED',
+            source: 'MISSION',
+            sourceId: EXAMPLE.missionId,
+            periodKey: '2026-11-24',
+            assetId: EXAMPLE.assetId,
+            amount: '50',
+            reason: null,
+            transactionHash: null,
+          },
+        },
+        status: 'DELIVERED',
+        attempts: 1,
+        nextAttemptAt: null,
+        lastError: null,
+        createdAt: EXAMPLE.later,
+        deliveredAt: EXAMPLE.later,
+      },
+    ],
+  },
+);
+export const Attempt = Type.Object(
+  {
+    attemptedAt: Type.String(),
+    statusCode: Type.Union([Type.Integer(), Type.Null()]),
+    error: Type.Union([Type.String(), Type.Null()]),
+    durationMs: Type.Integer(),
+  },
+  {
+    ...component('WebhookAttempt'),
+    examples: [{ attemptedAt: EXAMPLE.later, statusCode: 200, error: null, durationMs: 84 }],
+  },
+);
+export const MessageWithAttempts = Type.Intersect(
+  [Message, Type.Object({ attemptLog: Type.Array(Attempt) })],
+  {
+    ...component('WebhookMessageWithAttempts'),
+    examples: [
+      {
+        id: EXAMPLE.messageId,
+        endpointId: EXAMPLE.endpointId,
+        partnerId: EXAMPLE.partnerId,
+        eventType: 'claim.succeeded',
+        payload: {
+          type: 'claim.succeeded',
+          timestamp: EXAMPLE.later,
+          data: {
+            claimId: EXAMPLE.claimId,
+            partnerUid: EXAMPLE.partnerUid,
+            status: 'SUCCEEDED',
+            source: 'MISSION',
+            sourceId: EXAMPLE.missionId,
+            periodKey: '2026-11-24',
+            assetId: EXAMPLE.assetId,
+            amount: '50',
+            reason: null,
+            transactionHash: null,
+          },
+        },
+        status: 'DELIVERED',
+        attempts: 1,
+        nextAttemptAt: null,
+        lastError: null,
+        createdAt: EXAMPLE.later,
+        deliveredAt: EXAMPLE.later,
+        attemptLog: [{ attemptedAt: EXAMPLE.later, statusCode: 200, error: null, durationMs: 84 }],
+      },
+    ],
+  },
+);

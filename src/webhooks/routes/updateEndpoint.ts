@@ -22,7 +22,7 @@ export const updateEndpointRoute: FastifyPluginAsyncTypebox = async (app) => {
             description: Type.Optional(Description),
             enabled: Type.Optional(Type.Boolean()),
           },
-          { additionalProperties: false, minProperties: 1 },
+          { additionalProperties: false, minProperties: 1, examples: [{ enabled: false }] },
         ),
         response: { 200: Endpoint, ...errorResponses('WEBHOOK_URL_REFUSED', 'NOT_FOUND_WEBHOOK_ENDPOINT') },
       },

@@ -1521,6 +1521,521 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    AchieveMetadata: {
+      /** @description Current progress value */
+      current?: number;
+      /** @description Maximum target value (progress gauge) */
+      target?: number;
+    };
+    /**
+     * @description A progress report (spec 4.4): an upsert of the user's record of the mission
+     * @example {
+     *       "partnerUid": "user-1234",
+     *       "missionKey": "daily-login",
+     *       "completed": false,
+     *       "metadata": {
+     *         "target": 5,
+     *         "current": 3
+     *       }
+     *     }
+     * @example {
+     *       "partnerUid": "user-1234",
+     *       "missionKey": "daily-login",
+     *       "completed": true
+     *     }
+     */
+    AchieveRequest: {
+      /** @description Completion state; once true has been stored it stays true */
+      completed: boolean;
+      metadata?: components['schemas']['AchieveMetadata'];
+      /**
+       * @description Mission key, unique per partner: letters, digits and . _ : -
+       * @example daily-login
+       */
+      missionKey: string;
+      /**
+       * @description The partner's own identifier of the user
+       * @example user-1234
+       */
+      partnerUid: string;
+    };
+    /**
+     * @example {
+     *       "id": "adc_9LkT2vXq7bNc4mRw1yPe3Q",
+     *       "name": "ops: Jiwoo",
+     *       "role": "OPERATOR",
+     *       "prefix": "adm_Vq3Lx9",
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "revokedAt": null
+     *     }
+     */
+    AdminCredential: {
+      createdAt: string;
+      id: string;
+      name: string;
+      /** @description First characters of a generated secret (adm_…), to recognise it; empty for the ADMIN_TOKEN credential, whose secret a person chose */
+      prefix: string;
+      revokedAt: string | null;
+      role: components['schemas']['AdminRole'];
+    };
+    /**
+     * @example {
+     *       "id": "adc_9LkT2vXq7bNc4mRw1yPe3Q",
+     *       "name": "ops: Jiwoo",
+     *       "role": "OPERATOR",
+     *       "prefix": "adm_Vq3Lx9"
+     *     }
+     */
+    AdminIdentity: {
+      id: string;
+      name: string;
+      prefix: string;
+      role: components['schemas']['AdminRole'];
+    };
+    /**
+     * @description What a credential may do: VIEWER reads, OPERATOR writes, OWNER also manages credentials
+     * @enum {string}
+     */
+    AdminRole: 'OWNER' | 'OPERATOR' | 'VIEWER';
+    /**
+     * @example {
+     *       "id": "key_H4nR8pQe2wKc6tVy0bJm5g",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "name": "game server",
+     *       "prefix": "mrk_test_Qx7v",
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "revokedAt": null
+     *     }
+     */
+    ApiKey: {
+      createdAt: string;
+      id: string;
+      name: string | null;
+      partnerId: string;
+      /** @description The first characters of the key, to recognise it */
+      prefix: string;
+      revokedAt: string | null;
+    };
+    /**
+     * @description A reward asset
+     * @example {
+     *       "id": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+     *       "type": "FT",
+     *       "symbol": "PNT",
+     *       "name": "Acme points",
+     *       "decimals": 2,
+     *       "createdAt": "2026-11-24T09:00:00.000Z"
+     *     }
+     */
+    Asset: {
+      createdAt: string;
+      /** @description null until set (1402 NOT_SET_REWARD_ASSET_DECIMALS); fixed once set */
+      decimals: number | null;
+      id: string;
+      name: string;
+      symbol: string;
+      type: components['schemas']['AssetType'];
+    };
+    /**
+     * @description Kind of asset (spec 2.3): FT, a fungible token
+     * @enum {string}
+     */
+    AssetType: 'FT';
+    /** @enum {string} */
+    AuditAction: 'create' | 'update' | 'delete';
+    /**
+     * @description One operator write: who, what, and the row before and after
+     * @example {
+     *       "id": "1042",
+     *       "at": "2026-11-24T09:05:00.000Z",
+     *       "actor": {
+     *         "id": "adc_9LkT2vXq7bNc4mRw1yPe3Q",
+     *         "name": "ops: Jiwoo"
+     *       },
+     *       "action": "update",
+     *       "entityType": "partner",
+     *       "entityId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "before": {
+     *         "status": "ACTIVE"
+     *       },
+     *       "after": {
+     *         "status": "DISABLED"
+     *       },
+     *       "requestId": "0b6d5c1e-8f4a-4a8e-9c1d-2f3e4a5b6c7d"
+     *     }
+     */
+    AuditEvent: {
+      action: components['schemas']['AuditAction'];
+      actor: {
+        id: string;
+        name: string;
+      };
+      after: {
+        [key: string]: unknown;
+      } | null;
+      /** @description ISO 8601 */
+      at: string;
+      before: {
+        [key: string]: unknown;
+      } | null;
+      entityId: string;
+      /** @description e.g. 'partner', 'mission', 'budget'; see docs/audit.md */
+      entityType: string;
+      id: string;
+      requestId: string | null;
+    };
+    /**
+     * @description An account's balance of one asset: what its SUCCEEDED claims paid
+     * @example {
+     *       "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+     *       "symbol": "PNT",
+     *       "name": "Acme points",
+     *       "decimals": 2,
+     *       "balance": "650.5"
+     *     }
+     */
+    Balance: {
+      assetId: string;
+      /** @description Whole units, a decimal string */
+      balance: string;
+      decimals: number;
+      name: string;
+      symbol: string;
+    };
+    BrowserType: string;
+    /**
+     * @description A reward budget and its amounts (whole units of its asset, decimal strings)
+     * @example {
+     *       "id": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "type": "FIXED",
+     *       "name": "Winter missions pool",
+     *       "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+     *       "assetSymbol": "PNT",
+     *       "decimals": 2,
+     *       "total": "100000",
+     *       "remaining": "99350.5",
+     *       "reserved": "49.5",
+     *       "paid": "600",
+     *       "rejected": 0,
+     *       "createdAt": "2026-11-24T09:00:00.000Z"
+     *     }
+     */
+    Budget: {
+      assetId: string;
+      assetSymbol: string;
+      createdAt: string;
+      decimals: number;
+      id: string;
+      name: string;
+      /** @description Claims SUCCEEDED */
+      paid: string;
+      /** @description Claims REJECTED (e.g. the budget was empty) */
+      rejected: number;
+      remaining: string;
+      /** @description Claims RESERVED, REQUESTED or FAILED */
+      reserved: string;
+      /** @description Whole units, a decimal string */
+      total: string;
+      type: components['schemas']['BudgetType'];
+    };
+    /**
+     * @example {
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "perAccountPerDay": "100",
+     *       "perPartnerPerDay": null
+     *     }
+     */
+    BudgetCaps: {
+      budgetId: string;
+      /** @description Most one platform account may receive from this budget per UTC day (whole units); null: no cap */
+      perAccountPerDay: string | null;
+      /** @description Most one partner's users together may take from this budget per UTC day (whole units); null: no cap */
+      perPartnerPerDay: string | null;
+    };
+    /**
+     * @example {
+     *       "day": "2026-11-24",
+     *       "reserved": "150",
+     *       "released": "0",
+     *       "paid": "100",
+     *       "heldToDate": "50",
+     *       "paidToDate": "600"
+     *     }
+     */
+    BudgetHistoryDay: {
+      /** @description YYYY-MM-DD (UTC) */
+      day: string;
+      /** @description Reserved and not yet paid or released, at the end of the day */
+      heldToDate: string;
+      /** @description Paid out that day */
+      paid: string;
+      /** @description Paid out up to the end of the day */
+      paidToDate: string;
+      /** @description Given back by rejected claims that day */
+      released: string;
+      /** @description Reserved by new claims that day */
+      reserved: string;
+    };
+    /**
+     * @description Kind of budget, and of the reward paid from it: a fixed amount or a lucky draw (spec 2.3)
+     * @enum {string}
+     */
+    BudgetType: 'FIXED' | 'LUCKY_DRAW';
+    /**
+     * @description A reward asset paid on a chain: a token contract, or the native coin (tokenAddress null)
+     * @example {
+     *       "id": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+     *       "symbol": "USDC",
+     *       "name": "USD Coin (Sepolia)",
+     *       "decimals": 6,
+     *       "networkId": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+     *       "tokenAddress": "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238"
+     *     }
+     */
+    ChainAsset: {
+      decimals: number | null;
+      id: string;
+      name: string;
+      networkId: string;
+      symbol: string;
+      tokenAddress: string | null;
+    };
+    /**
+     * @description An EVM network rewards can be paid on
+     * @example {
+     *       "id": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+     *       "name": "Sepolia",
+     *       "chainId": 11155111,
+     *       "rpcUrl": "https://rpc.sepolia.example",
+     *       "confirmations": 3,
+     *       "explorerTxUrl": "https://sepolia.etherscan.io/tx/{hash}",
+     *       "createdAt": "2026-11-24T09:00:00.000Z"
+     *     }
+     */
+    ChainNetwork: {
+      chainId: number;
+      confirmations: number;
+      createdAt: string;
+      explorerTxUrl: string | null;
+      id: string;
+      name: string;
+      rpcUrl: string;
+    };
+    /**
+     * @description A reward claim: a reservation on a budget and its payout
+     * @example {
+     *       "id": "clm_M3kX9vLq2tNc7wRb4yPe8A",
+     *       "status": "SUCCEEDED",
+     *       "amount": "50",
+     *       "assetSymbol": "PNT",
+     *       "decimals": 2,
+     *       "reason": null,
+     *       "source": "MISSION",
+     *       "sourceId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+     *       "periodKey": "2026-11-24",
+     *       "missionKey": "daily-login",
+     *       "missionTitle": "Log in every day",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "partnerUid": "user-1234",
+     *       "accountId": "acc_Ue8rWq2mZt5nKc1vXb7LyA",
+     *       "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "attempts": 1,
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "updatedAt": "2026-11-24T09:05:00.000Z",
+     *       "completedBeforeLink": null,
+     *       "txHash": null,
+     *       "explorerUrl": null
+     *     }
+     */
+    Claim: {
+      accountId: string | null;
+      amount: string;
+      assetSymbol: string;
+      attempts: number;
+      budgetId: string;
+      /** @description Granted when the user linked: when the completion happened */
+      completedBeforeLink: string | null;
+      createdAt: string;
+      decimals: number;
+      /** @description The transaction on the network's explorer */
+      explorerUrl: string | null;
+      id: string;
+      /** @description MISSION claims: the mission key */
+      missionKey: string | null;
+      /** @description MISSION claims: the mission's title */
+      missionTitle: string | null;
+      partnerId: string;
+      partnerUid: string;
+      periodKey: string;
+      promotionId: string | null;
+      reason: string | null;
+      source: string;
+      sourceId: string;
+      status: components['schemas']['ClaimStatus'];
+      /** @description Paid on a chain: the transaction (mined, or in flight) */
+      txHash: string | null;
+      updatedAt: string;
+    };
+    /**
+     * @description One change of a claim's status
+     * @example {
+     *       "from": "REQUESTED",
+     *       "to": "SUCCEEDED",
+     *       "reason": null,
+     *       "at": "2026-11-24T09:05:00.000Z"
+     *     }
+     */
+    ClaimEvent: {
+      at: string;
+      from: string | null;
+      reason: string | null;
+      to: string;
+    };
+    /**
+     * @description Status of a reward claim (spec 2.3)
+     * @enum {string}
+     */
+    ClaimStatus: 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
+    /**
+     * @description Finalises a user mapping (spec 4.3) with the one-time mapping token
+     * @example {
+     *       "token": "mtk_b3Jp8Xq2LmVt7cNw4yRk1sZe9gHd5aPf0uQx6iTo2Lk",
+     *       "partnerUid": "user-1234",
+     *       "region": "KR"
+     *     }
+     */
+    ConnectRequest: {
+      /**
+       * @description The partner's own identifier of the user
+       * @example user-1234
+       */
+      partnerUid: string;
+      region: components['schemas']['Region'];
+      /** @description The `token` query parameter the browser came back with */
+      token: string;
+    };
+    /**
+     * @example {
+     *       "from": "2026-11-23",
+     *       "to": "2026-11-24",
+     *       "days": [
+     *         {
+     *           "day": "2026-11-23",
+     *           "completions": 0,
+     *           "rewardsGranted": 0,
+     *           "rewardsRefused": 0,
+     *           "payouts": []
+     *         },
+     *         {
+     *           "day": "2026-11-24",
+     *           "completions": 42,
+     *           "rewardsGranted": 40,
+     *           "rewardsRefused": 2,
+     *           "payouts": [
+     *             {
+     *               "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+     *               "symbol": "PNT",
+     *               "decimals": 2,
+     *               "amount": "2000",
+     *               "count": 40
+     *             }
+     *           ]
+     *         }
+     *       ]
+     *     }
+     */
+    DailyActivity: {
+      days: {
+        /** @description Mission periods completed */
+        completions: number;
+        /** @description YYYY-MM-DD (UTC) */
+        day: string;
+        payouts: {
+          /** @description Paid that day, whole units */
+          amount: string;
+          assetId: string;
+          count: number;
+          decimals: number;
+          symbol: string;
+        }[];
+        /** @description Claims created with a reservation */
+        rewardsGranted: number;
+        /** @description Claims refused for an empty budget */
+        rewardsRefused: number;
+      }[];
+      /** @description The first day, YYYY-MM-DD (UTC) */
+      from: string;
+      /** @description The last day, YYYY-MM-DD (UTC) */
+      to: string;
+    };
+    /**
+     * @description A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN)
+     * @example {
+     *       "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "title": "Weekly draw",
+     *       "status": "COMMITTED",
+     *       "scheduledAt": "2026-11-30T12:00:00.000Z",
+     *       "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+     *       "seed": null,
+     *       "prizeAmount": "1000",
+     *       "assetSymbol": "PNT",
+     *       "winnersCount": 1,
+     *       "ticketCount": null,
+     *       "drawnAt": null,
+     *       "tickets": null,
+     *       "winners": null
+     *     }
+     * @example {
+     *       "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "title": "Weekly draw",
+     *       "status": "DRAWN",
+     *       "scheduledAt": "2026-11-30T12:00:00.000Z",
+     *       "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+     *       "seed": "4a1c0e7d3b9f2a6c8e5d1b7f0a3c9e2d",
+     *       "prizeAmount": "1000",
+     *       "assetSymbol": "PNT",
+     *       "winnersCount": 1,
+     *       "ticketCount": 2,
+     *       "drawnAt": "2026-11-30T12:00:03.000Z",
+     *       "tickets": [
+     *         "tkt_W1qK6cLx3vNm8tRb2yPe5A",
+     *         "tkt_Z8vN3qLc1tWm6xRb4yKe9g"
+     *       ],
+     *       "winners": [
+     *         {
+     *           "ticketId": "tkt_W1qK6cLx3vNm8tRb2yPe5A"
+     *         }
+     *       ]
+     *     }
+     */
+    Draw: {
+      assetSymbol: string;
+      budgetId: string;
+      /** @description SHA-256 (hex) of the seed, published before the draw */
+      commitment: string;
+      drawnAt: string | null;
+      id: string;
+      prizeAmount: string;
+      scheduledAt: string;
+      /** @description Published after the draw */
+      seed: string | null;
+      status: components['schemas']['DrawStatus'];
+      ticketCount: number | null;
+      /** @description Every ticket in the draw, to recompute the winners */
+      tickets: string[] | null;
+      title: string;
+      winners:
+        | {
+            ticketId: string;
+          }[]
+        | null;
+      winnersCount: number;
+    };
+    /** @enum {string} */
+    DrawStatus: 'COMMITTED' | 'DRAWN';
     /** @description The body of every error response. */
     ErrorBody: {
       /**
@@ -1540,6 +2055,805 @@ export interface components {
       name: string;
     } & {
       [key: string]: unknown;
+    };
+    /**
+     * @description The link check (spec 4.1)
+     * @example {
+     *       "result": true
+     *     }
+     * @example {
+     *       "result": false
+     *     }
+     */
+    LinkCheckResult: {
+      /** @description true if linked, false otherwise */
+      result: boolean;
+    };
+    /**
+     * @description A linked user: the mapping of a partner user to a platform account, with the account
+     * @example {
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "partnerUid": "user-1234",
+     *       "region": "KR",
+     *       "linkedAt": "2026-11-24T09:05:00.000Z",
+     *       "account": {
+     *         "id": "acc_Ue8rWq2mZt5nKc1vXb7LyA",
+     *         "issuer": "https://access.line.me",
+     *         "subject": "U4af4980629a1b2c3d4e5f60718293a4b",
+     *         "displayName": "Minji",
+     *         "createdAt": "2026-11-24T09:00:00.000Z"
+     *       }
+     *     }
+     */
+    Mapping: {
+      account: {
+        createdAt: string;
+        displayName: string | null;
+        id: string;
+        issuer: string;
+        /** @description The login provider's user id (LINE: the user's LINE id) */
+        subject: string;
+      };
+      linkedAt: string;
+      partnerId: string;
+      partnerUid: string;
+      region: string;
+    };
+    /**
+     * @example {
+     *       "id": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+     *       "missionGroupId": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "missionKey": "daily-login",
+     *       "title": "Log in every day",
+     *       "titles": {
+     *         "ko": "매일 출석하기",
+     *         "ja": "毎日ログイン"
+     *       },
+     *       "recurrence": "DAILY",
+     *       "target": null,
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "updatedAt": "2026-11-24T09:00:00.000Z"
+     *     }
+     */
+    Mission: {
+      createdAt: string;
+      id: string;
+      missionGroupId: string;
+      missionKey: string;
+      partnerId: string;
+      recurrence: components['schemas']['RecurrenceType'];
+      target: number | null;
+      title: string;
+      titles: components['schemas']['Titles'];
+      updatedAt: string;
+    };
+    /**
+     * @example {
+     *       "id": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+     *       "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "title": "Every day",
+     *       "titles": {
+     *         "ko": "매일"
+     *       },
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "updatedAt": "2026-11-24T09:00:00.000Z"
+     *     }
+     */
+    MissionGroup: {
+      createdAt: string;
+      id: string;
+      partnerId: string;
+      promotionId: string;
+      title: string;
+      titles: components['schemas']['Titles'];
+      updatedAt: string;
+    };
+    /**
+     * @description One of the signed-in user's reward claims
+     * @example {
+     *       "id": "clm_M3kX9vLq2tNc7wRb4yPe8A",
+     *       "status": "SUCCEEDED",
+     *       "reason": null,
+     *       "grantedOnLink": false,
+     *       "amount": "50",
+     *       "assetSymbol": "PNT",
+     *       "decimals": 2,
+     *       "source": "MISSION",
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "updatedAt": "2026-11-24T09:05:00.000Z",
+     *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+     *       "explorerUrl": "https://sepolia.etherscan.io/tx/0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *     }
+     */
+    MyClaim: {
+      amount: string;
+      assetSymbol: string;
+      createdAt: string;
+      decimals: number;
+      explorerUrl: string | null;
+      grantedOnLink: boolean;
+      id: string;
+      reason: string | null;
+      source: string;
+      status: string;
+      txHash: string | null;
+      updatedAt: string;
+    };
+    /**
+     * @description A mission as the signed-in user sees it: this period's progress, reward and claim
+     * @example {
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "partnerName": "Acme Games",
+     *       "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+     *       "promotionTitle": "Winter missions",
+     *       "promotionType": "COMPOSITE",
+     *       "missionGroupId": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+     *       "groupTitle": "Every day",
+     *       "missionId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+     *       "missionKey": "daily-login",
+     *       "title": "Log in every day",
+     *       "recurrence": "DAILY",
+     *       "periodKey": "2026-11-24",
+     *       "target": null,
+     *       "current": null,
+     *       "completed": true,
+     *       "completedAt": "2026-11-24T09:05:00.000Z",
+     *       "reward": {
+     *         "type": "FIXED",
+     *         "amount": "50",
+     *         "assetSymbol": "PNT"
+     *       },
+     *       "claim": {
+     *         "status": "SUCCEEDED",
+     *         "reason": null,
+     *         "grantedOnLink": false
+     *       }
+     *     }
+     */
+    MyMission: {
+      claim: {
+        /** @description Completed before the account was linked; granted at the link */
+        grantedOnLink: boolean;
+        reason: string | null;
+        status: string;
+      } | null;
+      completed: boolean;
+      completedAt: string | null;
+      current: number | null;
+      groupTitle: string;
+      missionGroupId: string;
+      missionId: string;
+      missionKey: string;
+      partnerId: string;
+      partnerName: string;
+      periodKey: string;
+      promotionId: string;
+      promotionTitle: string;
+      promotionType: string;
+      recurrence: string;
+      reward: {
+        amount: string | null;
+        assetSymbol: string;
+        type: string;
+      } | null;
+      target: number | null;
+      title: string;
+    };
+    /**
+     * @description The signed-in user's streak of daily checks in a DAILY_CHECK promotion
+     * @example {
+     *       "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+     *       "promotionTitle": "Daily check-in",
+     *       "current": 4,
+     *       "best": 12,
+     *       "lastCheckDate": "2026-11-24"
+     *     }
+     */
+    MyStreak: {
+      best: number;
+      current: number;
+      lastCheckDate: string | null;
+      promotionId: string;
+      promotionTitle: string;
+    };
+    /**
+     * @description One of the signed-in user's lucky-draw tickets (id null while NOT_RECEIVED)
+     * @example {
+     *       "id": "tkt_W1qK6cLx3vNm8tRb2yPe5A",
+     *       "missionId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+     *       "missionTitle": "Log in every day",
+     *       "status": "DRAWN",
+     *       "periodKey": "2026-11-24",
+     *       "drawId": "drw_C9tL4nWq7vKm2xRb6yZe1g",
+     *       "won": true,
+     *       "createdAt": "2026-11-24T09:05:00.000Z"
+     *     }
+     */
+    MyTicket: {
+      createdAt: string | null;
+      drawId: string | null;
+      id: string | null;
+      missionId: string;
+      missionTitle: string;
+      periodKey: string;
+      status: string;
+      won: boolean | null;
+    };
+    /**
+     * @example {
+     *       "id": "adc_9LkT2vXq7bNc4mRw1yPe3Q",
+     *       "name": "ops: Jiwoo",
+     *       "role": "OPERATOR",
+     *       "prefix": "adm_Vq3Lx9",
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "revokedAt": null,
+     *       "secret": "adm_Vq3Lx9mK2tNw7cRb4yPe1sZd6gHa3uJf0oVi5kXq7tC"
+     *     }
+     */
+    NewAdminCredential: components['schemas']['AdminCredential'] & {
+      /** @description adm_...: shown only in this answer */
+      secret: string;
+    };
+    /**
+     * @example {
+     *       "id": "key_H4nR8pQe2wKc6tVy0bJm5g",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "name": "game server",
+     *       "prefix": "mrk_test_Qx7v",
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "revokedAt": null,
+     *       "apiKey": "mrk_test_Qx7vL2mK9cTn4wRb8yPe1sZd6gHa3uJf0oVi5kXq7tCw2"
+     *     }
+     */
+    NewApiKey: components['schemas']['ApiKey'] & {
+      /** @description The key itself: shown only in this answer */
+      apiKey: string;
+    };
+    /**
+     * @example {
+     *       "id": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "url": "https://partner.example/webhooks",
+     *       "description": "claims to the game server",
+     *       "events": [
+     *         "claim.succeeded",
+     *         "claim.failed"
+     *       ],
+     *       "enabled": true,
+     *       "previousSecretExpiresAt": null,
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "updatedAt": "2026-11-24T09:00:00.000Z",
+     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+     *     }
+     */
+    NewWebhookEndpoint: components['schemas']['WebhookEndpoint'] & {
+      /** @description whsec_...: shown only in this answer */
+      secret: string;
+    };
+    /**
+     * @example {
+     *       "id": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "name": "Acme Games",
+     *       "status": "ACTIVE",
+     *       "allowedIps": [
+     *         "203.0.113.10",
+     *         "198.51.100.0/24"
+     *       ],
+     *       "redirectUrls": [
+     *         "https://partner.example/mini-app/return"
+     *       ],
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "updatedAt": "2026-11-24T09:05:00.000Z"
+     *     }
+     */
+    Partner: {
+      allowedIps: string[];
+      createdAt: string;
+      id: string;
+      name: string;
+      redirectUrls: string[];
+      status: components['schemas']['PartnerStatus'];
+      updatedAt: string;
+    };
+    /** @enum {string} */
+    PartnerStatus: 'ACTIVE' | 'DISABLED';
+    /**
+     * @description A partner user's record of one mission in one period (spec 2.2)
+     * @example {
+     *       "missionKey": "daily-login",
+     *       "missionId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+     *       "periodKey": "2026-11-24",
+     *       "completed": true,
+     *       "target": 5,
+     *       "current": 5,
+     *       "completedAt": "2026-11-24T09:05:00.000Z",
+     *       "reportCount": 3,
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "updatedAt": "2026-11-24T09:05:00.000Z"
+     *     }
+     */
+    ProgressRecord: {
+      completed: boolean;
+      completedAt: string | null;
+      createdAt: string;
+      current: number | null;
+      missionId: string;
+      missionKey: string;
+      /** @description ONCE, a local date, 'W' + the week's Monday, or a month */
+      periodKey: string;
+      reportCount: number;
+      target: number | null;
+      updatedAt: string;
+    };
+    /**
+     * @example {
+     *       "id": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "type": "COMPOSITE",
+     *       "title": "Winter missions",
+     *       "titles": {
+     *         "ko": "겨울 미션"
+     *       },
+     *       "timezone": "Asia/Seoul",
+     *       "startAt": "2026-12-01T00:00:00.000+09:00",
+     *       "endAt": "2027-01-01T00:00:00.000+09:00",
+     *       "status": "ACTIVE",
+     *       "activatedAt": "2026-11-24T09:05:00.000Z",
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "updatedAt": "2026-11-24T09:05:00.000Z"
+     *     }
+     */
+    Promotion: {
+      activatedAt: string | null;
+      createdAt: string;
+      endAt: string | null;
+      id: string;
+      partnerId: string;
+      startAt: string;
+      status: components['schemas']['PromotionStatus'];
+      timezone: string;
+      title: string;
+      titles: components['schemas']['Titles'];
+      type: components['schemas']['PromotionType'];
+      updatedAt: string;
+    };
+    /**
+     * @description A reward set on a mission (missionId) or a mission group (missionGroupId)
+     * @example {
+     *       "missionId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+     *       "missionGroupId": null,
+     *       "type": "FIXED",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "budgetName": "Winter missions pool",
+     *       "amount": "50",
+     *       "assetSymbol": "PNT",
+     *       "decimals": 2
+     *     }
+     */
+    PromotionReward: {
+      amount: string | null;
+      assetSymbol: string;
+      budgetId: string;
+      budgetName: string;
+      decimals: number;
+      missionGroupId: string | null;
+      missionId: string | null;
+      type: components['schemas']['BudgetType'];
+    };
+    /**
+     * @description Whether a promotion is active (spec 2.3)
+     * @enum {string}
+     */
+    PromotionStatus: 'ACTIVE' | 'INACTIVE';
+    /**
+     * @description Kind of promotion (spec 2.3)
+     * @enum {string}
+     */
+    PromotionType: 'COMPOSITE' | 'DAILY_CHECK';
+    /**
+     * @description A mission's repeat cycle (spec 2.3)
+     * @enum {string}
+     */
+    RecurrenceType: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
+    /**
+     * @description ISO 3166-1 alpha-2 country code
+     * @example KR
+     * @example JP
+     * @example TW
+     */
+    Region: string;
+    /**
+     * @description The reward of a mission or a mission group, paid from a budget of the same type
+     * @example {
+     *       "id": "rwd_L5vN2qKc9tWm4xRb7yZe3g",
+     *       "type": "FIXED",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "amount": "50"
+     *     }
+     */
+    Reward: {
+      amount: string | null;
+      budgetId: string;
+      id: string;
+      type: components['schemas']['BudgetType'];
+    };
+    /**
+     * @example {
+     *       "type": "FIXED",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "amount": "50"
+     *     }
+     * @example {
+     *       "type": "LUCKY_DRAW",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g"
+     *     }
+     */
+    RewardRequest: {
+      /**
+       * @description FIXED only: whole units per completion
+       * @example 100.5
+       */
+      amount?: string;
+      /** @description Budget id */
+      budgetId: string;
+      type: components['schemas']['BudgetType'];
+    };
+    /**
+     * @description A budget's reward wallet
+     * @example {
+     *       "id": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "networkId": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+     *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+     *       "keyOrigin": "CREATED",
+     *       "createdAt": "2026-11-24T09:00:00.000Z"
+     *     }
+     */
+    RewardWallet: {
+      address: string;
+      budgetId: string;
+      createdAt: string;
+      id: string;
+      keyOrigin: components['schemas']['WalletKeyOrigin'];
+      networkId: string;
+    };
+    /**
+     * @description A budget's reward wallet with its balances on chain and what it owes
+     * @example {
+     *       "id": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "networkId": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+     *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+     *       "keyOrigin": "CREATED",
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "symbol": "USDC",
+     *       "decimals": 6,
+     *       "tokenAddress": "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+     *       "tokenBalance": "1250.5",
+     *       "gasBalanceWei": "48000000000000000",
+     *       "owed": "75",
+     *       "warning": null
+     *     }
+     */
+    RewardWalletBalances: {
+      address: string;
+      budgetId: string;
+      createdAt: string;
+      decimals: number | null;
+      gasBalanceWei: string | null;
+      id: string;
+      keyOrigin: components['schemas']['WalletKeyOrigin'];
+      networkId: string;
+      /** @description Whole units of claims not yet paid */
+      owed: string;
+      symbol: string;
+      tokenAddress: string | null;
+      /** @description Whole units on chain */
+      tokenBalance: string | null;
+      warning: string | null;
+    };
+    /**
+     * @description preview (testing) or production (live), spec 1
+     * @enum {string}
+     */
+    ServiceEnvironment: 'preview' | 'production';
+    /**
+     * @example {
+     *       "accountId": "acc_Ue8rWq2mZt5nKc1vXb7LyA",
+     *       "displayName": "Minji",
+     *       "mappings": [
+     *         {
+     *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *           "partnerName": "Acme Games",
+     *           "partnerUid": "user-1234",
+     *           "region": "KR",
+     *           "linkedAt": "2026-11-24T09:05:00.000Z"
+     *         }
+     *       ]
+     *     }
+     */
+    SignedInAccount: {
+      accountId: string;
+      displayName: string | null;
+      mappings: {
+        linkedAt: string;
+        partnerId: string;
+        partnerName: string;
+        partnerUid: string;
+        region: string;
+      }[];
+    };
+    /**
+     * @description The rewards of a DAILY_CHECK promotion for streaks of so many days
+     * @example {
+     *       "items": [
+     *         {
+     *           "days": 7,
+     *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *           "amount": "100"
+     *         },
+     *         {
+     *           "days": 30,
+     *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *           "amount": "500"
+     *         }
+     *       ]
+     *     }
+     */
+    StreakRewards: {
+      items: {
+        /**
+         * @description Whole units
+         * @example 100.5
+         */
+        amount: string;
+        /** @description FIXED budget id */
+        budgetId: string;
+        days: number;
+      }[];
+    };
+    /**
+     * @description A partner user's lucky-draw ticket for one mission period (id null while NOT_RECEIVED)
+     * @example {
+     *       "id": "tkt_W1qK6cLx3vNm8tRb2yPe5A",
+     *       "status": "RECEIVED",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "partnerUid": "user-1234",
+     *       "missionId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+     *       "missionTitle": "Log in every day",
+     *       "periodKey": "2026-11-24",
+     *       "drawId": null,
+     *       "won": null,
+     *       "createdAt": "2026-11-24T09:05:00.000Z"
+     *     }
+     */
+    Ticket: {
+      createdAt: string | null;
+      drawId: string | null;
+      /** @description null for NOT_RECEIVED */
+      id: string | null;
+      missionId: string;
+      missionTitle: string;
+      partnerId: string;
+      partnerUid: string;
+      periodKey: string;
+      status: components['schemas']['TicketFilter'];
+      won: boolean | null;
+    };
+    /**
+     * @description A lucky-draw ticket's state, and the filter on it (spec 2.3 TicketFilter)
+     * @enum {string}
+     */
+    TicketFilter: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
+    /**
+     * @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback
+     * @example {
+     *       "ko": "매일 출석하기",
+     *       "ja": "毎日ログイン"
+     *     }
+     */
+    Titles: {
+      en?: string;
+      ja?: string;
+      ko?: string;
+      th?: string;
+      'zh-TW'?: string;
+    };
+    /**
+     * @description The signed-in user's wallet that chain rewards are paid to
+     * @example {
+     *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+     *       "chainId": 11155111,
+     *       "boundAt": "2026-11-24T09:05:00.000Z"
+     *     }
+     */
+    UserWallet: {
+      address: string;
+      boundAt: string;
+      chainId: number;
+    };
+    /**
+     * @example {
+     *       "message": "localhost:8080 wants you to sign in with your Ethereum account:\n0x8ba1f109551bD432803012645Ac136ddd64DBA72\n\nBind this wallet to your rewards account.\n\nURI: http://localhost:8080\nVersion: 1\nChain ID: 11155111\nNonce: 7Qm2xK9vLc4tNw1y\nIssued At: 2026-11-24T09:00:00.000Z\nExpiration Time: 2026-11-24T09:10:00.000Z",
+     *       "nonce": "7Qm2xK9vLc4tNw1y",
+     *       "expiresAt": "2026-11-24T09:10:00.000Z"
+     *     }
+     */
+    WalletChallenge: {
+      expiresAt: string;
+      message: string;
+      nonce: string;
+    };
+    /** @enum {string} */
+    WalletKeyOrigin: 'CREATED' | 'IMPORTED';
+    /**
+     * @example {
+     *       "walletId": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+     *       "confirmedPayouts": 12,
+     *       "transfersOnChain": 12,
+     *       "differences": []
+     *     }
+     */
+    WalletReconciliation: {
+      address: string;
+      budgetId: string;
+      confirmedPayouts: number;
+      differences: {
+        claimId: string | null;
+        detail: string;
+        kind: string;
+        txHash: string | null;
+      }[];
+      transfersOnChain: number;
+      walletId: string;
+    };
+    /**
+     * @example {
+     *       "attemptedAt": "2026-11-24T09:05:00.000Z",
+     *       "statusCode": 200,
+     *       "error": null,
+     *       "durationMs": 84
+     *     }
+     */
+    WebhookAttempt: {
+      attemptedAt: string;
+      durationMs: number;
+      error: string | null;
+      statusCode: number | null;
+    };
+    /**
+     * @example {
+     *       "id": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "url": "https://partner.example/webhooks",
+     *       "description": "claims to the game server",
+     *       "events": [
+     *         "claim.succeeded",
+     *         "claim.failed"
+     *       ],
+     *       "enabled": true,
+     *       "previousSecretExpiresAt": null,
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "updatedAt": "2026-11-24T09:00:00.000Z"
+     *     }
+     */
+    WebhookEndpoint: {
+      createdAt: string;
+      description: string | null;
+      enabled: boolean;
+      events: string[];
+      id: string;
+      partnerId: string;
+      previousSecretExpiresAt: string | null;
+      updatedAt: string;
+      url: string;
+    };
+    /**
+     * @description An event type (docs/webhooks.md)
+     * @enum {string}
+     */
+    WebhookEventType:
+      | 'user.linked'
+      | 'mission.completed'
+      | 'claim.reserved'
+      | 'claim.requested'
+      | 'claim.rejected'
+      | 'claim.failed'
+      | 'claim.succeeded'
+      | 'draw.run'
+      | 'user.unlinked';
+    /**
+     * @example {
+     *       "id": "msg_3f2c9a7e1b8d4c6fa0e5b9d7c2a4f6e8",
+     *       "endpointId": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "eventType": "claim.succeeded",
+     *       "payload": {
+     *         "type": "claim.succeeded",
+     *         "timestamp": "2026-11-24T09:05:00.000Z",
+     *         "data": {
+     *           "claimId": "clm_M3kX9vLq2tNc7wRb4yPe8A",
+     *           "partnerUid": "user-1234",
+     *           "status": "SUCCEEDED",
+     *           "source": "MISSION",
+     *           "sourceId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+     *           "periodKey": "2026-11-24",
+     *           "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+     *           "amount": "50",
+     *           "reason": null,
+     *           "transactionHash": null
+     *         }
+     *       },
+     *       "status": "DELIVERED",
+     *       "attempts": 1,
+     *       "nextAttemptAt": null,
+     *       "lastError": null,
+     *       "createdAt": "2026-11-24T09:05:00.000Z",
+     *       "deliveredAt": "2026-11-24T09:05:00.000Z"
+     *     }
+     */
+    WebhookMessage: {
+      attempts: number;
+      createdAt: string;
+      deliveredAt: string | null;
+      endpointId: string;
+      eventType: string;
+      /** @description The webhook-id header of every attempt */
+      id: string;
+      lastError: string | null;
+      nextAttemptAt: string | null;
+      partnerId: string;
+      payload: {
+        [key: string]: unknown;
+      };
+      status: components['schemas']['WebhookMessageStatus'];
+    };
+    /** @enum {string} */
+    WebhookMessageStatus: 'PENDING' | 'DELIVERED' | 'FAILED';
+    /**
+     * @example {
+     *       "id": "msg_3f2c9a7e1b8d4c6fa0e5b9d7c2a4f6e8",
+     *       "endpointId": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "eventType": "claim.succeeded",
+     *       "payload": {
+     *         "type": "claim.succeeded",
+     *         "timestamp": "2026-11-24T09:05:00.000Z",
+     *         "data": {
+     *           "claimId": "clm_M3kX9vLq2tNc7wRb4yPe8A",
+     *           "partnerUid": "user-1234",
+     *           "status": "SUCCEEDED",
+     *           "source": "MISSION",
+     *           "sourceId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+     *           "periodKey": "2026-11-24",
+     *           "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+     *           "amount": "50",
+     *           "reason": null,
+     *           "transactionHash": null
+     *         }
+     *       },
+     *       "status": "DELIVERED",
+     *       "attempts": 1,
+     *       "nextAttemptAt": null,
+     *       "lastError": null,
+     *       "createdAt": "2026-11-24T09:05:00.000Z",
+     *       "deliveredAt": "2026-11-24T09:05:00.000Z",
+     *       "attemptLog": [
+     *         {
+     *           "attemptedAt": "2026-11-24T09:05:00.000Z",
+     *           "statusCode": 200,
+     *           "error": null,
+     *           "durationMs": 84
+     *         }
+     *       ]
+     *     }
+     */
+    WebhookMessageWithAttempts: components['schemas']['WebhookMessage'] & {
+      attemptLog: components['schemas']['WebhookAttempt'][];
     };
   };
   responses: never;
@@ -1568,14 +2882,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *           "symbol": "PNT",
+           *           "name": "Acme points",
+           *           "decimals": 2,
+           *           "balance": "650.5"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              assetId: string;
-              balance: string;
-              decimals: number;
-              name: string;
-              symbol: string;
-            }[];
+            items: components['schemas']['Balance'][];
           };
         };
       };
@@ -1641,17 +2962,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "adc_9LkT2vXq7bNc4mRw1yPe3Q",
+           *           "name": "ops: Jiwoo",
+           *           "role": "OPERATOR",
+           *           "prefix": "adm_Vq3Lx9",
+           *           "createdAt": "2026-11-24T09:00:00.000Z",
+           *           "revokedAt": null
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              createdAt: string;
-              id: string;
-              name: string;
-              /** @description First characters of a generated secret (adm_…), to recognise it; empty for the ADMIN_TOKEN credential, whose secret a person chose */
-              prefix: string;
-              revokedAt: string | null;
-              /** @enum {string} */
-              role: 'OWNER' | 'OPERATOR' | 'VIEWER';
-            }[];
+            items: components['schemas']['AdminCredential'][];
           };
         };
       };
@@ -1711,10 +3037,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "ops: Jiwoo",
+         *       "role": "OPERATOR"
+         *     }
+         */
         'application/json': {
           name: string;
-          /** @enum {string} */
-          role: 'OWNER' | 'OPERATOR' | 'VIEWER';
+          role: components['schemas']['AdminRole'];
         };
       };
     };
@@ -1725,18 +3056,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            id: string;
-            name: string;
-            /** @description First characters of a generated secret (adm_…), to recognise it; empty for the ADMIN_TOKEN credential, whose secret a person chose */
-            prefix: string;
-            revokedAt: string | null;
-            /** @enum {string} */
-            role: 'OWNER' | 'OPERATOR' | 'VIEWER';
-          } & {
-            secret: string;
-          };
+          /**
+           * @example {
+           *       "id": "adc_9LkT2vXq7bNc4mRw1yPe3Q",
+           *       "name": "ops: Jiwoo",
+           *       "role": "OPERATOR",
+           *       "prefix": "adm_Vq3Lx9",
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "revokedAt": null,
+           *       "secret": "adm_Vq3Lx9mK2tNw7cRb4yPe1sZd6gHa3uJf0oVi5kXq7tC"
+           *     }
+           */
+          'application/json': components['schemas']['NewAdminCredential'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -1891,7 +3222,7 @@ export interface operations {
   listAuditEvents: {
     parameters: {
       query?: {
-        action?: 'create' | 'update' | 'delete';
+        action?: components['schemas']['AuditAction'];
         /** @description Only writes by this admin credential */
         actorId?: string;
         entityId?: string;
@@ -1915,28 +3246,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "1042",
+           *           "at": "2026-11-24T09:05:00.000Z",
+           *           "actor": {
+           *             "id": "adc_9LkT2vXq7bNc4mRw1yPe3Q",
+           *             "name": "ops: Jiwoo"
+           *           },
+           *           "action": "update",
+           *           "entityType": "partner",
+           *           "entityId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "before": {
+           *             "status": "ACTIVE"
+           *           },
+           *           "after": {
+           *             "status": "DISABLED"
+           *           },
+           *           "requestId": "0b6d5c1e-8f4a-4a8e-9c1d-2f3e4a5b6c7d"
+           *         }
+           *       ],
+           *       "total": 1
+           *     }
+           */
           'application/json': {
-            items: {
-              /** @enum {string} */
-              action: 'create' | 'update' | 'delete';
-              actor: {
-                id: string;
-                name: string;
-              };
-              after: {
-                [key: string]: unknown;
-              } | null;
-              /** @description ISO 8601 */
-              at: string;
-              before: {
-                [key: string]: unknown;
-              } | null;
-              entityId: string;
-              /** @description e.g. 'partner', 'mission', 'budget'; see docs/audit.md */
-              entityType: string;
-              id: string;
-              requestId: string | null;
-            }[];
+            items: components['schemas']['AuditEvent'][];
             total: number;
           };
         };
@@ -2006,26 +3342,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *           "type": "FIXED",
+           *           "name": "Winter missions pool",
+           *           "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *           "assetSymbol": "PNT",
+           *           "decimals": 2,
+           *           "total": "100000",
+           *           "remaining": "99350.5",
+           *           "reserved": "49.5",
+           *           "paid": "600",
+           *           "rejected": 0,
+           *           "createdAt": "2026-11-24T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              assetId: string;
-              assetSymbol: string;
-              createdAt: string;
-              decimals: number;
-              id: string;
-              name: string;
-              /** @description Claims SUCCEEDED */
-              paid: string;
-              /** @description Claims REJECTED (e.g. the budget was empty) */
-              rejected: number;
-              remaining: string;
-              /** @description Claims RESERVED, REQUESTED or FAILED */
-              reserved: string;
-              /** @description Whole units, a decimal string */
-              total: string;
-              /** @enum {string} */
-              type: 'FIXED' | 'LUCKY_DRAW';
-            }[];
+            items: components['schemas']['Budget'][];
           };
         };
       };
@@ -2102,37 +3440,34 @@ export interface operations {
            * @example 100.5
            */
           total: string;
-          /** @enum {string} */
-          type: 'FIXED' | 'LUCKY_DRAW';
+          type: components['schemas']['BudgetType'];
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A reward budget and its amounts (whole units of its asset, decimal strings) */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            assetId: string;
-            assetSymbol: string;
-            createdAt: string;
-            decimals: number;
-            id: string;
-            name: string;
-            /** @description Claims SUCCEEDED */
-            paid: string;
-            /** @description Claims REJECTED (e.g. the budget was empty) */
-            rejected: number;
-            remaining: string;
-            /** @description Claims RESERVED, REQUESTED or FAILED */
-            reserved: string;
-            /** @description Whole units, a decimal string */
-            total: string;
-            /** @enum {string} */
-            type: 'FIXED' | 'LUCKY_DRAW';
-          };
+          /**
+           * @example {
+           *       "id": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *       "type": "FIXED",
+           *       "name": "Winter missions pool",
+           *       "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *       "assetSymbol": "PNT",
+           *       "decimals": 2,
+           *       "total": "100000",
+           *       "remaining": "99350.5",
+           *       "reserved": "49.5",
+           *       "paid": "600",
+           *       "rejected": 0,
+           *       "createdAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Budget'];
         };
       };
       /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -2239,31 +3574,29 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A reward budget and its amounts (whole units of its asset, decimal strings) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            assetId: string;
-            assetSymbol: string;
-            createdAt: string;
-            decimals: number;
-            id: string;
-            name: string;
-            /** @description Claims SUCCEEDED */
-            paid: string;
-            /** @description Claims REJECTED (e.g. the budget was empty) */
-            rejected: number;
-            remaining: string;
-            /** @description Claims RESERVED, REQUESTED or FAILED */
-            reserved: string;
-            /** @description Whole units, a decimal string */
-            total: string;
-            /** @enum {string} */
-            type: 'FIXED' | 'LUCKY_DRAW';
-          };
+          /**
+           * @example {
+           *       "id": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *       "type": "FIXED",
+           *       "name": "Winter missions pool",
+           *       "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *       "assetSymbol": "PNT",
+           *       "decimals": 2,
+           *       "total": "100000",
+           *       "remaining": "99350.5",
+           *       "reserved": "49.5",
+           *       "paid": "600",
+           *       "rejected": 0,
+           *       "createdAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Budget'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -2340,13 +3673,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            budgetId: string;
-            /** @description Most one platform account may receive from this budget per UTC day (whole units); null: no cap */
-            perAccountPerDay: string | null;
-            /** @description Most one partner's users together may take from this budget per UTC day (whole units); null: no cap */
-            perPartnerPerDay: string | null;
-          };
+          /**
+           * @example {
+           *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *       "perAccountPerDay": "100",
+           *       "perPartnerPerDay": null
+           *     }
+           */
+          'application/json': components['schemas']['BudgetCaps'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -2426,6 +3760,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "perAccountPerDay": "100",
+         *       "perPartnerPerDay": null
+         *     }
+         */
         'application/json': {
           perAccountPerDay: string | null;
           perPartnerPerDay: string | null;
@@ -2439,13 +3779,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            budgetId: string;
-            /** @description Most one platform account may receive from this budget per UTC day (whole units); null: no cap */
-            perAccountPerDay: string | null;
-            /** @description Most one partner's users together may take from this budget per UTC day (whole units); null: no cap */
-            perPartnerPerDay: string | null;
-          };
+          /**
+           * @example {
+           *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *       "perAccountPerDay": "100",
+           *       "perPartnerPerDay": null
+           *     }
+           */
+          'application/json': components['schemas']['BudgetCaps'];
         };
       };
       /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -2549,20 +3890,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "day": "2026-11-24",
+           *           "reserved": "150",
+           *           "released": "0",
+           *           "paid": "100",
+           *           "heldToDate": "50",
+           *           "paidToDate": "600"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              day: string;
-              /** @description Reserved and not yet paid or released, at the end of the day */
-              heldToDate: string;
-              /** @description Paid out that day */
-              paid: string;
-              /** @description Paid out up to the end of the day */
-              paidToDate: string;
-              /** @description Given back by rejected claims that day */
-              released: string;
-              /** @description Reserved by new claims that day */
-              reserved: string;
-            }[];
+            items: components['schemas']['BudgetHistoryDay'][];
           };
         };
       };
@@ -2634,30 +3977,30 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A budget's reward wallet with its balances on chain and what it owes */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            address: string;
-            budgetId: string;
-            createdAt: string;
-            decimals: number | null;
-            gasBalanceWei: string | null;
-            id: string;
-            /** @enum {string} */
-            keyOrigin: 'CREATED' | 'IMPORTED';
-            networkId: string;
-            /** @description Whole units of claims not yet paid */
-            owed: string;
-            symbol: string;
-            tokenAddress: string | null;
-            /** @description Whole units on chain */
-            tokenBalance: string | null;
-            warning: string | null;
-          };
+          /**
+           * @example {
+           *       "id": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+           *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *       "networkId": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+           *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+           *       "keyOrigin": "CREATED",
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "symbol": "USDC",
+           *       "decimals": 6,
+           *       "tokenAddress": "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+           *       "tokenBalance": "1250.5",
+           *       "gasBalanceWei": "48000000000000000",
+           *       "owed": "75",
+           *       "warning": null
+           *     }
+           */
+          'application/json': components['schemas']['RewardWalletBalances'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -2734,6 +4077,7 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /** @example {} */
         'application/json': {
           /** @description 0x and 64 hex digits; omit to have the service create the key */
           privateKey?: string;
@@ -2741,21 +4085,23 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A budget's reward wallet */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            address: string;
-            budgetId: string;
-            createdAt: string;
-            id: string;
-            /** @enum {string} */
-            keyOrigin: 'CREATED' | 'IMPORTED';
-            networkId: string;
-          };
+          /**
+           * @example {
+           *       "id": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+           *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *       "networkId": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+           *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+           *       "keyOrigin": "CREATED",
+           *       "createdAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['RewardWallet'];
         };
       };
       /** @description 3605 INVALID_PRIVATE_KEY: The imported key is not 0x and 64 hex digits of a valid secp256k1 key; send a valid key. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -2862,6 +4208,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "amount": "1000"
+         *     }
+         */
         'application/json': {
           /** @description Whole units */
           amount?: string;
@@ -2869,30 +4220,30 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A budget's reward wallet with its balances on chain and what it owes */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            address: string;
-            budgetId: string;
-            createdAt: string;
-            decimals: number | null;
-            gasBalanceWei: string | null;
-            id: string;
-            /** @enum {string} */
-            keyOrigin: 'CREATED' | 'IMPORTED';
-            networkId: string;
-            /** @description Whole units of claims not yet paid */
-            owed: string;
-            symbol: string;
-            tokenAddress: string | null;
-            /** @description Whole units on chain */
-            tokenBalance: string | null;
-            warning: string | null;
-          };
+          /**
+           * @example {
+           *       "id": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+           *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *       "networkId": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+           *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+           *       "keyOrigin": "CREATED",
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "symbol": "USDC",
+           *       "decimals": 6,
+           *       "tokenAddress": "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+           *       "tokenBalance": "1250.5",
+           *       "gasBalanceWei": "48000000000000000",
+           *       "owed": "75",
+           *       "warning": null
+           *     }
+           */
+          'application/json': components['schemas']['RewardWalletBalances'];
         };
       };
       /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -2996,6 +4347,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "amount": "2500"
+         *     }
+         */
         'application/json': {
           /**
            * @description Whole units to add
@@ -3006,31 +4362,29 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A reward budget and its amounts (whole units of its asset, decimal strings) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            assetId: string;
-            assetSymbol: string;
-            createdAt: string;
-            decimals: number;
-            id: string;
-            name: string;
-            /** @description Claims SUCCEEDED */
-            paid: string;
-            /** @description Claims REJECTED (e.g. the budget was empty) */
-            rejected: number;
-            remaining: string;
-            /** @description Claims RESERVED, REQUESTED or FAILED */
-            reserved: string;
-            /** @description Whole units, a decimal string */
-            total: string;
-            /** @enum {string} */
-            type: 'FIXED' | 'LUCKY_DRAW';
-          };
+          /**
+           * @example {
+           *       "id": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *       "type": "FIXED",
+           *       "name": "Winter missions pool",
+           *       "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *       "assetSymbol": "PNT",
+           *       "decimals": 2,
+           *       "total": "100000",
+           *       "remaining": "99350.5",
+           *       "reserved": "49.5",
+           *       "paid": "600",
+           *       "rejected": 0,
+           *       "createdAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Budget'];
         };
       };
       /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -3140,6 +4494,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "networkId": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+         *       "symbol": "USDC",
+         *       "name": "USD Coin (Sepolia)",
+         *       "tokenAddress": "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238"
+         *     }
+         */
         'application/json': {
           name: string;
           /** @description Network id */
@@ -3150,20 +4512,23 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A reward asset paid on a chain: a token contract, or the native coin (tokenAddress null) */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            decimals: number | null;
-            id: string;
-            name: string;
-            networkId: string;
-            symbol: string;
-            tokenAddress: string | null;
-          };
+          /**
+           * @example {
+           *       "id": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *       "symbol": "USDC",
+           *       "name": "USD Coin (Sepolia)",
+           *       "decimals": 6,
+           *       "networkId": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+           *       "tokenAddress": "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238"
+           *     }
+           */
+          'application/json': components['schemas']['ChainAsset'];
         };
       };
       /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -3273,16 +4638,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+           *           "name": "Sepolia",
+           *           "chainId": 11155111,
+           *           "rpcUrl": "https://rpc.sepolia.example",
+           *           "confirmations": 3,
+           *           "explorerTxUrl": "https://sepolia.etherscan.io/tx/{hash}",
+           *           "createdAt": "2026-11-24T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              chainId: number;
-              confirmations: number;
-              createdAt: string;
-              explorerTxUrl: string | null;
-              id: string;
-              name: string;
-              rpcUrl: string;
-            }[];
+            items: components['schemas']['ChainNetwork'][];
           };
         };
       };
@@ -3348,6 +4720,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "Sepolia",
+         *       "chainId": 11155111,
+         *       "rpcUrl": "https://rpc.sepolia.example",
+         *       "confirmations": 3,
+         *       "explorerTxUrl": "https://sepolia.etherscan.io/tx/{hash}"
+         *     }
+         */
         'application/json': {
           chainId: number;
           confirmations?: number;
@@ -3358,21 +4739,24 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description An EVM network rewards can be paid on */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            chainId: number;
-            confirmations: number;
-            createdAt: string;
-            explorerTxUrl: string | null;
-            id: string;
-            name: string;
-            rpcUrl: string;
-          };
+          /**
+           * @example {
+           *       "id": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+           *       "name": "Sepolia",
+           *       "chainId": 11155111,
+           *       "rpcUrl": "https://rpc.sepolia.example",
+           *       "confirmations": 3,
+           *       "explorerTxUrl": "https://sepolia.etherscan.io/tx/{hash}",
+           *       "createdAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ChainNetwork'];
         };
       };
       /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -3472,7 +4856,8 @@ export interface operations {
         partnerUid?: string;
         /** @description Promotion id */
         promotionId?: string;
-        status?: 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
+        /** @description Status of a reward claim (spec 2.3) */
+        status?: components['schemas']['ClaimStatus'];
       };
       header?: never;
       path?: never;
@@ -3486,37 +4871,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "clm_M3kX9vLq2tNc7wRb4yPe8A",
+           *           "status": "SUCCEEDED",
+           *           "amount": "50",
+           *           "assetSymbol": "PNT",
+           *           "decimals": 2,
+           *           "reason": null,
+           *           "source": "MISSION",
+           *           "sourceId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *           "periodKey": "2026-11-24",
+           *           "missionKey": "daily-login",
+           *           "missionTitle": "Log in every day",
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "partnerUid": "user-1234",
+           *           "accountId": "acc_Ue8rWq2mZt5nKc1vXb7LyA",
+           *           "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *           "attempts": 1,
+           *           "createdAt": "2026-11-24T09:00:00.000Z",
+           *           "updatedAt": "2026-11-24T09:05:00.000Z",
+           *           "completedBeforeLink": null,
+           *           "txHash": null,
+           *           "explorerUrl": null
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              accountId: string | null;
-              amount: string;
-              assetSymbol: string;
-              attempts: number;
-              budgetId: string;
-              /** @description Granted when the user linked: when the completion happened */
-              completedBeforeLink: string | null;
-              createdAt: string;
-              decimals: number;
-              /** @description The transaction on the network's explorer */
-              explorerUrl: string | null;
-              id: string;
-              /** @description MISSION claims: the mission key */
-              missionKey: string | null;
-              /** @description MISSION claims: the mission's title */
-              missionTitle: string | null;
-              partnerId: string;
-              partnerUid: string;
-              periodKey: string;
-              promotionId: string | null;
-              reason: string | null;
-              source: string;
-              sourceId: string;
-              /** @enum {string} */
-              status: 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
-              /** @description Paid on a chain: the transaction (mined, or in flight) */
-              txHash: string | null;
-              updatedAt: string;
-            }[];
+            items: components['schemas']['Claim'][];
           };
         };
       };
@@ -3585,13 +4971,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "from": "REQUESTED",
+           *           "to": "SUCCEEDED",
+           *           "reason": null,
+           *           "at": "2026-11-24T09:05:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              at: string;
-              from: string | null;
-              reason: string | null;
-              to: string;
-            }[];
+            items: components['schemas']['ClaimEvent'][];
           };
         };
       };
@@ -3663,7 +5056,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "reason": "duplicate account"
+         *     }
+         */
         'application/json': {
+          /** @example duplicate account */
           reason: string;
         };
       };
@@ -3879,31 +5278,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
+           *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *           "title": "Weekly draw",
+           *           "status": "COMMITTED",
+           *           "scheduledAt": "2026-11-30T12:00:00.000Z",
+           *           "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           *           "seed": null,
+           *           "prizeAmount": "1000",
+           *           "assetSymbol": "PNT",
+           *           "winnersCount": 1,
+           *           "ticketCount": null,
+           *           "drawnAt": null,
+           *           "tickets": null,
+           *           "winners": null
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              assetSymbol: string;
-              budgetId: string;
-              /** @description SHA-256 (hex) of the seed, published before the draw */
-              commitment: string;
-              drawnAt: string | null;
-              id: string;
-              prizeAmount: string;
-              scheduledAt: string;
-              /** @description Published after the draw */
-              seed: string | null;
-              /** @enum {string} */
-              status: 'COMMITTED' | 'DRAWN';
-              ticketCount: number | null;
-              /** @description Every ticket in the draw, to recompute the winners */
-              tickets: string[] | null;
-              title: string;
-              winners:
-                | {
-                    ticketId: string;
-                  }[]
-                | null;
-              winnersCount: number;
-            }[];
+            items: components['schemas']['Draw'][];
           };
         };
       };
@@ -3969,6 +5367,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+         *       "title": "Weekly draw",
+         *       "prizeAmount": "1000",
+         *       "winnersCount": 3,
+         *       "scheduledAt": "2026-11-30T12:00:00.000Z"
+         *     }
+         */
         'application/json': {
           /** @description Budget id */
           budgetId: string;
@@ -3982,36 +5389,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN) */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            assetSymbol: string;
-            budgetId: string;
-            /** @description SHA-256 (hex) of the seed, published before the draw */
-            commitment: string;
-            drawnAt: string | null;
-            id: string;
-            prizeAmount: string;
-            scheduledAt: string;
-            /** @description Published after the draw */
-            seed: string | null;
-            /** @enum {string} */
-            status: 'COMMITTED' | 'DRAWN';
-            ticketCount: number | null;
-            /** @description Every ticket in the draw, to recompute the winners */
-            tickets: string[] | null;
-            title: string;
-            winners:
-              | {
-                  ticketId: string;
-                }[]
-              | null;
-            winnersCount: number;
-          };
+          'application/json': components['schemas']['Draw'];
         };
       };
       /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3501 BUDGET_TYPE_MISMATCH: The reward type does not match the budget's type (FIXED or LUCKY_DRAW); choose a matching budget. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -4118,36 +5502,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            assetSymbol: string;
-            budgetId: string;
-            /** @description SHA-256 (hex) of the seed, published before the draw */
-            commitment: string;
-            drawnAt: string | null;
-            id: string;
-            prizeAmount: string;
-            scheduledAt: string;
-            /** @description Published after the draw */
-            seed: string | null;
-            /** @enum {string} */
-            status: 'COMMITTED' | 'DRAWN';
-            ticketCount: number | null;
-            /** @description Every ticket in the draw, to recompute the winners */
-            tickets: string[] | null;
-            title: string;
-            winners:
-              | {
-                  ticketId: string;
-                }[]
-              | null;
-            winnersCount: number;
-          };
+          'application/json': components['schemas']['Draw'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -4218,36 +5579,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            assetSymbol: string;
-            budgetId: string;
-            /** @description SHA-256 (hex) of the seed, published before the draw */
-            commitment: string;
-            drawnAt: string | null;
-            id: string;
-            prizeAmount: string;
-            scheduledAt: string;
-            /** @description Published after the draw */
-            seed: string | null;
-            /** @enum {string} */
-            status: 'COMMITTED' | 'DRAWN';
-            ticketCount: number | null;
-            /** @description Every ticket in the draw, to recompute the winners */
-            tickets: string[] | null;
-            title: string;
-            winners:
-              | {
-                  ticketId: string;
-                }[]
-              | null;
-            winnersCount: number;
-          };
+          'application/json': components['schemas']['Draw'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -4348,13 +5686,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            id: string;
-            name: string;
-            prefix: string;
-            /** @enum {string} */
-            role: 'OWNER' | 'OPERATOR' | 'VIEWER';
-          };
+          /**
+           * @example {
+           *       "id": "adc_9LkT2vXq7bNc4mRw1yPe3Q",
+           *       "name": "ops: Jiwoo",
+           *       "role": "OPERATOR",
+           *       "prefix": "adm_Vq3Lx9"
+           *     }
+           */
+          'application/json': components['schemas']['AdminIdentity'];
         };
       };
       /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -4422,22 +5762,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            id: string;
-            partnerId: string;
-            promotionId: string;
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+           *       "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "title": "Every day",
+           *       "titles": {
+           *         "ko": "매일"
+           *       },
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['MissionGroup'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -4508,16 +5846,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "title": "Every day of the week"
+         *     }
+         */
         'application/json': {
           title?: string;
-          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-          titles?: {
-            en?: string;
-            ja?: string;
-            ko?: string;
-            th?: string;
-            'zh-TW'?: string;
-          };
+          titles?: components['schemas']['Titles'];
         };
       };
     };
@@ -4528,22 +5864,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            id: string;
-            partnerId: string;
-            promotionId: string;
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+           *       "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "title": "Every day",
+           *       "titles": {
+           *         "ko": "매일"
+           *       },
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['MissionGroup'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -4638,27 +5972,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *           "missionGroupId": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "missionKey": "daily-login",
+           *           "title": "Log in every day",
+           *           "titles": {
+           *             "ko": "매일 출석하기",
+           *             "ja": "毎日ログイン"
+           *           },
+           *           "recurrence": "DAILY",
+           *           "target": null,
+           *           "createdAt": "2026-11-24T09:00:00.000Z",
+           *           "updatedAt": "2026-11-24T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              createdAt: string;
-              id: string;
-              missionGroupId: string;
-              missionKey: string;
-              partnerId: string;
-              /** @enum {string} */
-              recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
-              target: number | null;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              updatedAt: string;
-            }[];
+            items: components['schemas']['Mission'][];
           };
         };
       };
@@ -4742,19 +6078,11 @@ export interface operations {
            * @example daily-login
            */
           missionKey: string;
-          /** @enum {string} */
-          recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
+          recurrence: components['schemas']['RecurrenceType'];
           /** @description When set, a completion must report metadata.current >= target */
           target?: number | null;
           title: string;
-          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-          titles?: {
-            en?: string;
-            ja?: string;
-            ko?: string;
-            th?: string;
-            'zh-TW'?: string;
-          };
+          titles?: components['schemas']['Titles'];
         };
       };
     };
@@ -4765,26 +6093,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            id: string;
-            missionGroupId: string;
-            missionKey: string;
-            partnerId: string;
-            /** @enum {string} */
-            recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
-            target: number | null;
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *       "missionGroupId": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "missionKey": "daily-login",
+           *       "title": "Log in every day",
+           *       "titles": {
+           *         "ko": "매일 출석하기",
+           *         "ja": "毎日ログイン"
+           *       },
+           *       "recurrence": "DAILY",
+           *       "target": null,
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Mission'];
         };
       };
       /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -4891,33 +6217,25 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /**
-           * @description FIXED only: whole units per completion
-           * @example 100.5
-           */
-          amount?: string;
-          /** @description Budget id */
-          budgetId: string;
-          /** @enum {string} */
-          type: 'FIXED' | 'LUCKY_DRAW';
-        };
+        'application/json': components['schemas']['RewardRequest'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The reward of a mission or a mission group, paid from a budget of the same type */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            amount: string | null;
-            budgetId: string;
-            id: string;
-            /** @enum {string} */
-            type: 'FIXED' | 'LUCKY_DRAW';
-          };
+          /**
+           * @example {
+           *       "id": "rwd_L5vN2qKc9tWm4xRb7yZe3g",
+           *       "type": "FIXED",
+           *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *       "amount": "50"
+           *     }
+           */
+          'application/json': components['schemas']['Reward'];
         };
       };
       /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3501 BUDGET_TYPE_MISMATCH: The reward type does not match the budget's type (FIXED or LUCKY_DRAW); choose a matching budget. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -5090,33 +6408,25 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /**
-           * @description FIXED only: whole units per completion
-           * @example 100.5
-           */
-          amount?: string;
-          /** @description Budget id */
-          budgetId: string;
-          /** @enum {string} */
-          type: 'FIXED' | 'LUCKY_DRAW';
-        };
+        'application/json': components['schemas']['RewardRequest'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The reward of a mission or a mission group, paid from a budget of the same type */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            amount: string | null;
-            budgetId: string;
-            id: string;
-            /** @enum {string} */
-            type: 'FIXED' | 'LUCKY_DRAW';
-          };
+          /**
+           * @example {
+           *       "id": "rwd_L5vN2qKc9tWm4xRb7yZe3g",
+           *       "type": "FIXED",
+           *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *       "amount": "50"
+           *     }
+           */
+          'application/json': components['schemas']['Reward'];
         };
       };
       /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3501 BUDGET_TYPE_MISMATCH: The reward type does not match the budget's type (FIXED or LUCKY_DRAW); choose a matching budget. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -5295,26 +6605,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            id: string;
-            missionGroupId: string;
-            missionKey: string;
-            partnerId: string;
-            /** @enum {string} */
-            recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
-            target: number | null;
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *       "missionGroupId": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "missionKey": "daily-login",
+           *       "title": "Log in every day",
+           *       "titles": {
+           *         "ko": "매일 출석하기",
+           *         "ja": "毎日ログイン"
+           *       },
+           *       "recurrence": "DAILY",
+           *       "target": null,
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Mission'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -5385,18 +6693,17 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "title": "Play 10 rounds",
+         *       "target": 10
+         *     }
+         */
         'application/json': {
           /** @description When set, a completion must report metadata.current >= target */
           target?: number | null;
           title?: string;
-          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-          titles?: {
-            en?: string;
-            ja?: string;
-            ko?: string;
-            th?: string;
-            'zh-TW'?: string;
-          };
+          titles?: components['schemas']['Titles'];
         };
       };
     };
@@ -5407,26 +6714,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            id: string;
-            missionGroupId: string;
-            missionKey: string;
-            partnerId: string;
-            /** @enum {string} */
-            recurrence: 'ONE_TIME' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
-            target: number | null;
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *       "missionGroupId": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "missionKey": "daily-login",
+           *       "title": "Log in every day",
+           *       "titles": {
+           *         "ko": "매일 출석하기",
+           *         "ja": "毎日ログイン"
+           *       },
+           *       "recurrence": "DAILY",
+           *       "target": null,
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Mission'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -5521,17 +6826,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "name": "Acme Games",
+           *           "status": "ACTIVE",
+           *           "allowedIps": [
+           *             "203.0.113.10",
+           *             "198.51.100.0/24"
+           *           ],
+           *           "redirectUrls": [
+           *             "https://partner.example/mini-app/return"
+           *           ],
+           *           "createdAt": "2026-11-24T09:00:00.000Z",
+           *           "updatedAt": "2026-11-24T09:05:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              allowedIps: string[];
-              createdAt: string;
-              id: string;
-              name: string;
-              redirectUrls: string[];
-              /** @enum {string} */
-              status: 'ACTIVE' | 'DISABLED';
-              updatedAt: string;
-            }[];
+            items: components['schemas']['Partner'][];
           };
         };
       };
@@ -5597,6 +6913,18 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "Acme Games",
+         *       "allowedIps": [
+         *         "203.0.113.10",
+         *         "198.51.100.0/24"
+         *       ],
+         *       "redirectUrls": [
+         *         "https://partner.example/mini-app/return"
+         *       ]
+         *     }
+         */
         'application/json': {
           /** @description IPs or CIDRs allowed to call achieve */
           allowedIps?: string[];
@@ -5613,16 +6941,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            allowedIps: string[];
-            createdAt: string;
-            id: string;
-            name: string;
-            redirectUrls: string[];
-            /** @enum {string} */
-            status: 'ACTIVE' | 'DISABLED';
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "name": "Acme Games",
+           *       "status": "ACTIVE",
+           *       "allowedIps": [
+           *         "203.0.113.10",
+           *         "198.51.100.0/24"
+           *       ],
+           *       "redirectUrls": [
+           *         "https://partner.example/mini-app/return"
+           *       ],
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:05:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Partner'];
         };
       };
       /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -5726,16 +7061,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            allowedIps: string[];
-            createdAt: string;
-            id: string;
-            name: string;
-            redirectUrls: string[];
-            /** @enum {string} */
-            status: 'ACTIVE' | 'DISABLED';
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "name": "Acme Games",
+           *       "status": "ACTIVE",
+           *       "allowedIps": [
+           *         "203.0.113.10",
+           *         "198.51.100.0/24"
+           *       ],
+           *       "redirectUrls": [
+           *         "https://partner.example/mini-app/return"
+           *       ],
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:05:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Partner'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -5812,8 +7154,7 @@ export interface operations {
           name?: string;
           /** @description Exact URLs (scheme, host, port, path) the login may return to; the query may vary */
           redirectUrls?: string[];
-          /** @enum {string} */
-          status?: 'ACTIVE' | 'DISABLED';
+          status?: components['schemas']['PartnerStatus'];
         };
       };
     };
@@ -5824,16 +7165,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            allowedIps: string[];
-            createdAt: string;
-            id: string;
-            name: string;
-            redirectUrls: string[];
-            /** @enum {string} */
-            status: 'ACTIVE' | 'DISABLED';
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "name": "Acme Games",
+           *       "status": "ACTIVE",
+           *       "allowedIps": [
+           *         "203.0.113.10",
+           *         "198.51.100.0/24"
+           *       ],
+           *       "redirectUrls": [
+           *         "https://partner.example/mini-app/return"
+           *       ],
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:05:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Partner'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -5928,15 +7276,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "key_H4nR8pQe2wKc6tVy0bJm5g",
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "name": "game server",
+           *           "prefix": "mrk_test_Qx7v",
+           *           "createdAt": "2026-11-24T09:00:00.000Z",
+           *           "revokedAt": null
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              createdAt: string;
-              id: string;
-              name: string | null;
-              partnerId: string;
-              prefix: string;
-              revokedAt: string | null;
-            }[];
+            items: components['schemas']['ApiKey'][];
           };
         };
       };
@@ -6008,6 +7363,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "game server"
+         *     }
+         */
         'application/json': {
           name?: string;
         };
@@ -6020,16 +7380,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            id: string;
-            name: string | null;
-            partnerId: string;
-            prefix: string;
-            revokedAt: string | null;
-          } & {
-            apiKey: string;
-          };
+          /**
+           * @example {
+           *       "id": "key_H4nR8pQe2wKc6tVy0bJm5g",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "name": "game server",
+           *       "prefix": "mrk_test_Qx7v",
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "revokedAt": null,
+           *       "apiKey": "mrk_test_Qx7vL2mK9cTn4wRb8yPe1sZd6gHa3uJf0oVi5kXq7tCw2"
+           *     }
+           */
+          'application/json': components['schemas']['NewApiKey'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -6204,21 +7566,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "partnerUid": "user-1234",
+           *           "region": "KR",
+           *           "linkedAt": "2026-11-24T09:05:00.000Z",
+           *           "account": {
+           *             "id": "acc_Ue8rWq2mZt5nKc1vXb7LyA",
+           *             "issuer": "https://access.line.me",
+           *             "subject": "U4af4980629a1b2c3d4e5f60718293a4b",
+           *             "displayName": "Minji",
+           *             "createdAt": "2026-11-24T09:00:00.000Z"
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              account: {
-                createdAt: string;
-                displayName: string | null;
-                id: string;
-                issuer: string;
-                /** @description The login provider's user id (LINE: the user's LINE id) */
-                subject: string;
-              };
-              linkedAt: string;
-              partnerId: string;
-              partnerUid: string;
-              region: string;
-            }[];
+            items: components['schemas']['Mapping'][];
           };
         };
       };
@@ -6295,26 +7663,28 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A linked user: the mapping of a partner user to a platform account, with the account */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            account: {
-              createdAt: string;
-              displayName: string | null;
-              id: string;
-              issuer: string;
-              /** @description The login provider's user id (LINE: the user's LINE id) */
-              subject: string;
-            };
-            linkedAt: string;
-            partnerId: string;
-            partnerUid: string;
-            region: string;
-          };
+          /**
+           * @example {
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "partnerUid": "user-1234",
+           *       "region": "KR",
+           *       "linkedAt": "2026-11-24T09:05:00.000Z",
+           *       "account": {
+           *         "id": "acc_Ue8rWq2mZt5nKc1vXb7LyA",
+           *         "issuer": "https://access.line.me",
+           *         "subject": "U4af4980629a1b2c3d4e5f60718293a4b",
+           *         "displayName": "Minji",
+           *         "createdAt": "2026-11-24T09:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Mapping'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -6476,20 +7846,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "missionKey": "daily-login",
+           *           "missionId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *           "periodKey": "2026-11-24",
+           *           "completed": true,
+           *           "target": 5,
+           *           "current": 5,
+           *           "completedAt": "2026-11-24T09:05:00.000Z",
+           *           "reportCount": 3,
+           *           "createdAt": "2026-11-24T09:00:00.000Z",
+           *           "updatedAt": "2026-11-24T09:05:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              completed: boolean;
-              completedAt: string | null;
-              createdAt: string;
-              current: number | null;
-              missionId: string;
-              missionKey: string;
-              /** @description ONCE, a local date, 'W' + the week's Monday, or a month */
-              periodKey: string;
-              reportCount: number;
-              target: number | null;
-              updatedAt: string;
-            }[];
+            items: components['schemas']['ProgressRecord'][];
           };
         };
       };
@@ -6561,20 +7937,20 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://partner.example/webhooks",
+         *       "events": [
+         *         "claim.succeeded",
+         *         "claim.failed"
+         *       ],
+         *       "description": "claims to the game server"
+         *     }
+         */
         'application/json': {
           description?: string | null;
           enabled?: boolean;
-          events: (
-            | 'user.linked'
-            | 'mission.completed'
-            | 'claim.reserved'
-            | 'claim.requested'
-            | 'claim.rejected'
-            | 'claim.failed'
-            | 'claim.succeeded'
-            | 'draw.run'
-            | 'user.unlinked'
-          )[];
+          events: components['schemas']['WebhookEventType'][];
           /**
            * @description https URL on a public address (http only outside production)
            * @example https://partner.example/webhooks
@@ -6590,20 +7966,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            description: string | null;
-            enabled: boolean;
-            events: string[];
-            id: string;
-            partnerId: string;
-            previousSecretExpiresAt: string | null;
-            updatedAt: string;
-            url: string;
-          } & {
-            /** @description whsec_...: shown only in this answer */
-            secret: string;
-          };
+          /**
+           * @example {
+           *       "id": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "url": "https://partner.example/webhooks",
+           *       "description": "claims to the game server",
+           *       "events": [
+           *         "claim.succeeded",
+           *         "claim.failed"
+           *       ],
+           *       "enabled": true,
+           *       "previousSecretExpiresAt": null,
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:00:00.000Z",
+           *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+           *     }
+           */
+          'application/json': components['schemas']['NewWebhookEndpoint'];
         };
       };
       /** @description 3701 WEBHOOK_URL_REFUSED: The endpoint URL is not an absolute public https URL without credentials; send such a URL. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -6687,7 +8067,8 @@ export interface operations {
         offset?: number;
         /** @description Partner id */
         partnerId?: string;
-        status?: 'ACTIVE' | 'INACTIVE';
+        /** @description Whether a promotion is active (spec 2.3) */
+        status?: components['schemas']['PromotionStatus'];
       };
       header?: never;
       path?: never;
@@ -6701,30 +8082,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "type": "COMPOSITE",
+           *           "title": "Winter missions",
+           *           "titles": {
+           *             "ko": "겨울 미션"
+           *           },
+           *           "timezone": "Asia/Seoul",
+           *           "startAt": "2026-12-01T00:00:00.000+09:00",
+           *           "endAt": "2027-01-01T00:00:00.000+09:00",
+           *           "status": "ACTIVE",
+           *           "activatedAt": "2026-11-24T09:05:00.000Z",
+           *           "createdAt": "2026-11-24T09:00:00.000Z",
+           *           "updatedAt": "2026-11-24T09:05:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              activatedAt: string | null;
-              createdAt: string;
-              endAt: string | null;
-              id: string;
-              partnerId: string;
-              startAt: string;
-              /** @enum {string} */
-              status: 'ACTIVE' | 'INACTIVE';
-              timezone: string;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              /** @enum {string} */
-              type: 'COMPOSITE' | 'DAILY_CHECK';
-              updatedAt: string;
-            }[];
+            items: components['schemas']['Promotion'][];
           };
         };
       };
@@ -6790,27 +8171,31 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+         *       "type": "COMPOSITE",
+         *       "title": "Winter missions",
+         *       "titles": {
+         *         "ko": "겨울 미션"
+         *       },
+         *       "timezone": "Asia/Seoul",
+         *       "startAt": "2026-12-01T00:00:00.000+09:00",
+         *       "endAt": "2027-01-01T00:00:00.000+09:00"
+         *     }
+         */
         'application/json': {
           endAt?: string | null;
           /** @description Partner id */
           partnerId: string;
           /** Format: date-time */
           startAt: string;
-          /** @enum {string} */
-          status?: 'ACTIVE' | 'INACTIVE';
+          status?: components['schemas']['PromotionStatus'];
           /** @description IANA time zone, e.g. Asia/Seoul */
           timezone: string;
           title: string;
-          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-          titles?: {
-            en?: string;
-            ja?: string;
-            ko?: string;
-            th?: string;
-            'zh-TW'?: string;
-          };
-          /** @enum {string} */
-          type: 'COMPOSITE' | 'DAILY_CHECK';
+          titles?: components['schemas']['Titles'];
+          type: components['schemas']['PromotionType'];
         };
       };
     };
@@ -6821,29 +8206,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            activatedAt: string | null;
-            createdAt: string;
-            endAt: string | null;
-            id: string;
-            partnerId: string;
-            startAt: string;
-            /** @enum {string} */
-            status: 'ACTIVE' | 'INACTIVE';
-            timezone: string;
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-            /** @enum {string} */
-            type: 'COMPOSITE' | 'DAILY_CHECK';
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "type": "COMPOSITE",
+           *       "title": "Winter missions",
+           *       "titles": {
+           *         "ko": "겨울 미션"
+           *       },
+           *       "timezone": "Asia/Seoul",
+           *       "startAt": "2026-12-01T00:00:00.000+09:00",
+           *       "endAt": "2027-01-01T00:00:00.000+09:00",
+           *       "status": "ACTIVE",
+           *       "activatedAt": "2026-11-24T09:05:00.000Z",
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:05:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Promotion'];
         };
       };
       /** @description 3304 INVALID_TIMEZONE: The time zone is not an IANA name; send one such as Asia/Tokyo. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -6956,18 +8337,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "missionId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *           "missionGroupId": null,
+           *           "type": "FIXED",
+           *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *           "budgetName": "Winter missions pool",
+           *           "amount": "50",
+           *           "assetSymbol": "PNT",
+           *           "decimals": 2
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              amount: string | null;
-              assetSymbol: string;
-              budgetId: string;
-              budgetName: string;
-              decimals: number;
-              missionGroupId: string | null;
-              missionId: string | null;
-              /** @enum {string} */
-              type: 'FIXED' | 'LUCKY_DRAW';
-            }[];
+            items: components['schemas']['PromotionReward'][];
           };
         };
       };
@@ -7039,24 +8426,29 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The rewards of a DAILY_CHECK promotion for streaks of so many days */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            items: {
-              /**
-               * @description Whole units
-               * @example 100.5
-               */
-              amount: string;
-              /** @description FIXED budget id */
-              budgetId: string;
-              days: number;
-            }[];
-          };
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "days": 7,
+           *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *           "amount": "100"
+           *         },
+           *         {
+           *           "days": 30,
+           *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *           "amount": "500"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['StreakRewards'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -7125,41 +8517,52 @@ export interface operations {
       };
       cookie?: never;
     };
+    /** @description The rewards of a DAILY_CHECK promotion for streaks of so many days */
     requestBody: {
       content: {
-        'application/json': {
-          items: {
-            /**
-             * @description Whole units
-             * @example 100.5
-             */
-            amount: string;
-            /** @description FIXED budget id */
-            budgetId: string;
-            days: number;
-          }[];
-        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "days": 7,
+         *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+         *           "amount": "100"
+         *         },
+         *         {
+         *           "days": 30,
+         *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+         *           "amount": "500"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['StreakRewards'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The rewards of a DAILY_CHECK promotion for streaks of so many days */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            items: {
-              /**
-               * @description Whole units
-               * @example 100.5
-               */
-              amount: string;
-              /** @description FIXED budget id */
-              budgetId: string;
-              days: number;
-            }[];
-          };
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "days": 7,
+           *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *           "amount": "100"
+           *         },
+           *         {
+           *           "days": 30,
+           *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *           "amount": "500"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['StreakRewards'];
         };
       };
       /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3501 BUDGET_TYPE_MISMATCH: The reward type does not match the budget's type (FIXED or LUCKY_DRAW); choose a matching budget. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -7263,29 +8666,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            activatedAt: string | null;
-            createdAt: string;
-            endAt: string | null;
-            id: string;
-            partnerId: string;
-            startAt: string;
-            /** @enum {string} */
-            status: 'ACTIVE' | 'INACTIVE';
-            timezone: string;
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-            /** @enum {string} */
-            type: 'COMPOSITE' | 'DAILY_CHECK';
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "type": "COMPOSITE",
+           *       "title": "Winter missions",
+           *       "titles": {
+           *         "ko": "겨울 미션"
+           *       },
+           *       "timezone": "Asia/Seoul",
+           *       "startAt": "2026-12-01T00:00:00.000+09:00",
+           *       "endAt": "2027-01-01T00:00:00.000+09:00",
+           *       "status": "ACTIVE",
+           *       "activatedAt": "2026-11-24T09:05:00.000Z",
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:05:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Promotion'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -7362,21 +8761,12 @@ export interface operations {
           partnerId?: string;
           /** Format: date-time */
           startAt?: string;
-          /** @enum {string} */
-          status?: 'ACTIVE' | 'INACTIVE';
+          status?: components['schemas']['PromotionStatus'];
           /** @description IANA time zone, e.g. Asia/Seoul */
           timezone?: string;
           title?: string;
-          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-          titles?: {
-            en?: string;
-            ja?: string;
-            ko?: string;
-            th?: string;
-            'zh-TW'?: string;
-          };
-          /** @enum {string} */
-          type?: 'COMPOSITE' | 'DAILY_CHECK';
+          titles?: components['schemas']['Titles'];
+          type?: components['schemas']['PromotionType'];
         };
       };
     };
@@ -7387,29 +8777,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            activatedAt: string | null;
-            createdAt: string;
-            endAt: string | null;
-            id: string;
-            partnerId: string;
-            startAt: string;
-            /** @enum {string} */
-            status: 'ACTIVE' | 'INACTIVE';
-            timezone: string;
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-            /** @enum {string} */
-            type: 'COMPOSITE' | 'DAILY_CHECK';
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "type": "COMPOSITE",
+           *       "title": "Winter missions",
+           *       "titles": {
+           *         "ko": "겨울 미션"
+           *       },
+           *       "timezone": "Asia/Seoul",
+           *       "startAt": "2026-12-01T00:00:00.000+09:00",
+           *       "endAt": "2027-01-01T00:00:00.000+09:00",
+           *       "status": "ACTIVE",
+           *       "activatedAt": "2026-11-24T09:05:00.000Z",
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:05:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Promotion'];
         };
       };
       /** @description 3304 INVALID_TIMEZONE: The time zone is not an IANA name; send one such as Asia/Tokyo. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -7513,23 +8899,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+           *           "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "title": "Every day",
+           *           "titles": {
+           *             "ko": "매일"
+           *           },
+           *           "createdAt": "2026-11-24T09:00:00.000Z",
+           *           "updatedAt": "2026-11-24T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              createdAt: string;
-              id: string;
-              partnerId: string;
-              promotionId: string;
-              title: string;
-              /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-              titles: {
-                en?: string;
-                ja?: string;
-                ko?: string;
-                th?: string;
-                'zh-TW'?: string;
-              };
-              updatedAt: string;
-            }[];
+            items: components['schemas']['MissionGroup'][];
           };
         };
       };
@@ -7607,16 +8995,17 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "title": "Every day",
+         *       "titles": {
+         *         "ko": "매일"
+         *       }
+         *     }
+         */
         'application/json': {
           title: string;
-          /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-          titles?: {
-            en?: string;
-            ja?: string;
-            ko?: string;
-            th?: string;
-            'zh-TW'?: string;
-          };
+          titles?: components['schemas']['Titles'];
         };
       };
     };
@@ -7627,22 +9016,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            id: string;
-            partnerId: string;
-            promotionId: string;
-            title: string;
-            /** @description Titles per language ('en', 'ko', 'ja', 'zh-TW', 'th'); `title` is the fallback */
-            titles: {
-              en?: string;
-              ja?: string;
-              ko?: string;
-              th?: string;
-              'zh-TW'?: string;
-            };
-            updatedAt: string;
-          };
+          /**
+           * @example {
+           *       "id": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+           *       "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "title": "Every day",
+           *       "titles": {
+           *         "ko": "매일"
+           *       },
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['MissionGroup'];
         };
       };
       /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -7757,28 +9144,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            days: {
-              /** @description Mission periods completed */
-              completions: number;
-              /** @description YYYY-MM-DD (UTC) */
-              day: string;
-              payouts: {
-                /** @description Paid that day, whole units */
-                amount: string;
-                assetId: string;
-                count: number;
-                decimals: number;
-                symbol: string;
-              }[];
-              /** @description Claims created with a reservation */
-              rewardsGranted: number;
-              /** @description Claims refused for an empty budget */
-              rewardsRefused: number;
-            }[];
-            from: string;
-            to: string;
-          };
+          /**
+           * @example {
+           *       "from": "2026-11-23",
+           *       "to": "2026-11-24",
+           *       "days": [
+           *         {
+           *           "day": "2026-11-23",
+           *           "completions": 0,
+           *           "rewardsGranted": 0,
+           *           "rewardsRefused": 0,
+           *           "payouts": []
+           *         },
+           *         {
+           *           "day": "2026-11-24",
+           *           "completions": 42,
+           *           "rewardsGranted": 40,
+           *           "rewardsRefused": 2,
+           *           "payouts": [
+           *             {
+           *               "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *               "symbol": "PNT",
+           *               "decimals": 2,
+           *               "amount": "2000",
+           *               "count": 40
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DailyActivity'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -7843,16 +9239,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *           "type": "FT",
+           *           "symbol": "PNT",
+           *           "name": "Acme points",
+           *           "decimals": 2,
+           *           "createdAt": "2026-11-24T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              createdAt: string;
-              decimals: number | null;
-              id: string;
-              name: string;
-              symbol: string;
-              /** @enum {string} */
-              type: 'FT';
-            }[];
+            items: components['schemas']['Asset'][];
           };
         };
       };
@@ -7918,6 +9320,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "symbol": "PNT",
+         *       "name": "Acme points",
+         *       "decimals": 2
+         *     }
+         */
         'application/json': {
           decimals?: number | null;
           name: string;
@@ -7926,21 +9335,23 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A reward asset */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            decimals: number | null;
-            id: string;
-            name: string;
-            symbol: string;
-            /** @enum {string} */
-            type: 'FT';
-          };
+          /**
+           * @example {
+           *       "id": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *       "type": "FT",
+           *       "symbol": "PNT",
+           *       "name": "Acme points",
+           *       "decimals": 2,
+           *       "createdAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Asset'];
         };
       };
       /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -8038,21 +9449,23 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A reward asset */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            decimals: number | null;
-            id: string;
-            name: string;
-            symbol: string;
-            /** @enum {string} */
-            type: 'FT';
-          };
+          /**
+           * @example {
+           *       "id": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *       "type": "FT",
+           *       "symbol": "PNT",
+           *       "name": "Acme points",
+           *       "decimals": 2,
+           *       "createdAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Asset'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -8130,21 +9543,23 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A reward asset */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            decimals: number | null;
-            id: string;
-            name: string;
-            symbol: string;
-            /** @enum {string} */
-            type: 'FT';
-          };
+          /**
+           * @example {
+           *       "id": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *       "type": "FT",
+           *       "symbol": "PNT",
+           *       "name": "Acme points",
+           *       "decimals": 2,
+           *       "createdAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Asset'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -8245,20 +9660,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "walletId": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+           *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *           "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+           *           "confirmedPayouts": 12,
+           *           "transfersOnChain": 12,
+           *           "differences": []
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              address: string;
-              budgetId: string;
-              confirmedPayouts: number;
-              differences: {
-                claimId: string | null;
-                detail: string;
-                kind: string;
-                txHash: string | null;
-              }[];
-              transfersOnChain: number;
-              walletId: string;
-            }[];
+            items: components['schemas']['WalletReconciliation'][];
           };
         };
       };
@@ -8312,7 +9729,8 @@ export interface operations {
   listTickets: {
     parameters: {
       query?: {
-        filter?: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
+        /** @description A lucky-draw ticket's state, and the filter on it (spec 2.3 TicketFilter) */
+        filter?: components['schemas']['TicketFilter'];
         limit?: number;
         offset?: number;
         /** @description Partner id */
@@ -8331,21 +9749,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "tkt_W1qK6cLx3vNm8tRb2yPe5A",
+           *           "status": "RECEIVED",
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "partnerUid": "user-1234",
+           *           "missionId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *           "missionTitle": "Log in every day",
+           *           "periodKey": "2026-11-24",
+           *           "drawId": null,
+           *           "won": null,
+           *           "createdAt": "2026-11-24T09:05:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              createdAt: string | null;
-              drawId: string | null;
-              /** @description null for NOT_RECEIVED */
-              id: string | null;
-              missionId: string;
-              missionTitle: string;
-              partnerId: string;
-              partnerUid: string;
-              periodKey: string;
-              /** @enum {string} */
-              status: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
-              won: boolean | null;
-            }[];
+            items: components['schemas']['Ticket'][];
           };
         };
       };
@@ -8416,18 +9839,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "url": "https://partner.example/webhooks",
+           *           "description": "claims to the game server",
+           *           "events": [
+           *             "claim.succeeded",
+           *             "claim.failed"
+           *           ],
+           *           "enabled": true,
+           *           "previousSecretExpiresAt": null,
+           *           "createdAt": "2026-11-24T09:00:00.000Z",
+           *           "updatedAt": "2026-11-24T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              createdAt: string;
-              description: string | null;
-              enabled: boolean;
-              events: string[];
-              id: string;
-              partnerId: string;
-              previousSecretExpiresAt: string | null;
-              updatedAt: string;
-              url: string;
-            }[];
+            items: components['schemas']['WebhookEndpoint'][];
           };
         };
       };
@@ -8496,17 +9929,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            description: string | null;
-            enabled: boolean;
-            events: string[];
-            id: string;
-            partnerId: string;
-            previousSecretExpiresAt: string | null;
-            updatedAt: string;
-            url: string;
-          };
+          /**
+           * @example {
+           *       "id": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "url": "https://partner.example/webhooks",
+           *       "description": "claims to the game server",
+           *       "events": [
+           *         "claim.succeeded",
+           *         "claim.failed"
+           *       ],
+           *       "enabled": true,
+           *       "previousSecretExpiresAt": null,
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -8577,20 +10016,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "enabled": false
+         *     }
+         */
         'application/json': {
           description?: string | null;
           enabled?: boolean;
-          events?: (
-            | 'user.linked'
-            | 'mission.completed'
-            | 'claim.reserved'
-            | 'claim.requested'
-            | 'claim.rejected'
-            | 'claim.failed'
-            | 'claim.succeeded'
-            | 'draw.run'
-            | 'user.unlinked'
-          )[];
+          events?: components['schemas']['WebhookEventType'][];
           /**
            * @description https URL on a public address (http only outside production)
            * @example https://partner.example/webhooks
@@ -8606,17 +10040,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            description: string | null;
-            enabled: boolean;
-            events: string[];
-            id: string;
-            partnerId: string;
-            previousSecretExpiresAt: string | null;
-            updatedAt: string;
-            url: string;
-          };
+          /**
+           * @example {
+           *       "id": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "url": "https://partner.example/webhooks",
+           *       "description": "claims to the game server",
+           *       "events": [
+           *         "claim.succeeded",
+           *         "claim.failed"
+           *       ],
+           *       "enabled": true,
+           *       "previousSecretExpiresAt": null,
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
       /** @description 3701 WEBHOOK_URL_REFUSED: The endpoint URL is not an absolute public https URL without credentials; send such a URL. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -8711,20 +10151,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            createdAt: string;
-            description: string | null;
-            enabled: boolean;
-            events: string[];
-            id: string;
-            partnerId: string;
-            previousSecretExpiresAt: string | null;
-            updatedAt: string;
-            url: string;
-          } & {
-            /** @description whsec_...: shown only in this answer */
-            secret: string;
-          };
+          /**
+           * @example {
+           *       "id": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "url": "https://partner.example/webhooks",
+           *       "description": "claims to the game server",
+           *       "events": [
+           *         "claim.succeeded",
+           *         "claim.failed"
+           *       ],
+           *       "enabled": true,
+           *       "previousSecretExpiresAt": null,
+           *       "createdAt": "2026-11-24T09:00:00.000Z",
+           *       "updatedAt": "2026-11-24T09:00:00.000Z",
+           *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+           *     }
+           */
+          'application/json': components['schemas']['NewWebhookEndpoint'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -8807,21 +10251,12 @@ export interface operations {
         /** @description Only this endpoint */
         endpointId?: string;
         /** @description An event type (docs/webhooks.md) */
-        eventType?:
-          | 'user.linked'
-          | 'mission.completed'
-          | 'claim.reserved'
-          | 'claim.requested'
-          | 'claim.rejected'
-          | 'claim.failed'
-          | 'claim.succeeded'
-          | 'draw.run'
-          | 'user.unlinked';
+        eventType?: components['schemas']['WebhookEventType'];
         limit?: number;
         offset?: number;
         /** @description Only this partner */
         partnerId?: string;
-        status?: 'PENDING' | 'DELIVERED' | 'FAILED';
+        status?: components['schemas']['WebhookMessageStatus'];
       };
       header?: never;
       path?: never;
@@ -8835,24 +10270,42 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "msg_3f2c9a7e1b8d4c6fa0e5b9d7c2a4f6e8",
+           *           "endpointId": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "eventType": "claim.succeeded",
+           *           "payload": {
+           *             "type": "claim.succeeded",
+           *             "timestamp": "2026-11-24T09:05:00.000Z",
+           *             "data": {
+           *               "claimId": "clm_M3kX9vLq2tNc7wRb4yPe8A",
+           *               "partnerUid": "user-1234",
+           *               "status": "SUCCEEDED",
+           *               "source": "MISSION",
+           *               "sourceId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *               "periodKey": "2026-11-24",
+           *               "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *               "amount": "50",
+           *               "reason": null,
+           *               "transactionHash": null
+           *             }
+           *           },
+           *           "status": "DELIVERED",
+           *           "attempts": 1,
+           *           "nextAttemptAt": null,
+           *           "lastError": null,
+           *           "createdAt": "2026-11-24T09:05:00.000Z",
+           *           "deliveredAt": "2026-11-24T09:05:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              attempts: number;
-              createdAt: string;
-              deliveredAt: string | null;
-              endpointId: string;
-              eventType: string;
-              /** @description The webhook-id header of every attempt */
-              id: string;
-              lastError: string | null;
-              nextAttemptAt: string | null;
-              partnerId: string;
-              payload: {
-                [key: string]: unknown;
-              };
-              /** @enum {string} */
-              status: 'PENDING' | 'DELIVERED' | 'FAILED';
-            }[];
+            items: components['schemas']['WebhookMessage'][];
           };
         };
       };
@@ -8921,30 +10374,45 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            attempts: number;
-            createdAt: string;
-            deliveredAt: string | null;
-            endpointId: string;
-            eventType: string;
-            /** @description The webhook-id header of every attempt */
-            id: string;
-            lastError: string | null;
-            nextAttemptAt: string | null;
-            partnerId: string;
-            payload: {
-              [key: string]: unknown;
-            };
-            /** @enum {string} */
-            status: 'PENDING' | 'DELIVERED' | 'FAILED';
-          } & {
-            attemptLog: {
-              attemptedAt: string;
-              durationMs: number;
-              error: string | null;
-              statusCode: number | null;
-            }[];
-          };
+          /**
+           * @example {
+           *       "id": "msg_3f2c9a7e1b8d4c6fa0e5b9d7c2a4f6e8",
+           *       "endpointId": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "eventType": "claim.succeeded",
+           *       "payload": {
+           *         "type": "claim.succeeded",
+           *         "timestamp": "2026-11-24T09:05:00.000Z",
+           *         "data": {
+           *           "claimId": "clm_M3kX9vLq2tNc7wRb4yPe8A",
+           *           "partnerUid": "user-1234",
+           *           "status": "SUCCEEDED",
+           *           "source": "MISSION",
+           *           "sourceId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *           "periodKey": "2026-11-24",
+           *           "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *           "amount": "50",
+           *           "reason": null,
+           *           "transactionHash": null
+           *         }
+           *       },
+           *       "status": "DELIVERED",
+           *       "attempts": 1,
+           *       "nextAttemptAt": null,
+           *       "lastError": null,
+           *       "createdAt": "2026-11-24T09:05:00.000Z",
+           *       "deliveredAt": "2026-11-24T09:05:00.000Z",
+           *       "attemptLog": [
+           *         {
+           *           "attemptedAt": "2026-11-24T09:05:00.000Z",
+           *           "statusCode": 200,
+           *           "error": null,
+           *           "durationMs": 84
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['WebhookMessageWithAttempts'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -9021,30 +10489,45 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            attempts: number;
-            createdAt: string;
-            deliveredAt: string | null;
-            endpointId: string;
-            eventType: string;
-            /** @description The webhook-id header of every attempt */
-            id: string;
-            lastError: string | null;
-            nextAttemptAt: string | null;
-            partnerId: string;
-            payload: {
-              [key: string]: unknown;
-            };
-            /** @enum {string} */
-            status: 'PENDING' | 'DELIVERED' | 'FAILED';
-          } & {
-            attemptLog: {
-              attemptedAt: string;
-              durationMs: number;
-              error: string | null;
-              statusCode: number | null;
-            }[];
-          };
+          /**
+           * @example {
+           *       "id": "msg_3f2c9a7e1b8d4c6fa0e5b9d7c2a4f6e8",
+           *       "endpointId": "whe_P4tW9nKq2cLm7vXb6yRe3A",
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "eventType": "claim.succeeded",
+           *       "payload": {
+           *         "type": "claim.succeeded",
+           *         "timestamp": "2026-11-24T09:05:00.000Z",
+           *         "data": {
+           *           "claimId": "clm_M3kX9vLq2tNc7wRb4yPe8A",
+           *           "partnerUid": "user-1234",
+           *           "status": "SUCCEEDED",
+           *           "source": "MISSION",
+           *           "sourceId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *           "periodKey": "2026-11-24",
+           *           "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *           "amount": "50",
+           *           "reason": null,
+           *           "transactionHash": null
+           *         }
+           *       },
+           *       "status": "DELIVERED",
+           *       "attempts": 1,
+           *       "nextAttemptAt": null,
+           *       "lastError": null,
+           *       "createdAt": "2026-11-24T09:05:00.000Z",
+           *       "deliveredAt": "2026-11-24T09:05:00.000Z",
+           *       "attemptLog": [
+           *         {
+           *           "attemptedAt": "2026-11-24T09:05:00.000Z",
+           *           "statusCode": 200,
+           *           "error": null,
+           *           "durationMs": 84
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['WebhookMessageWithAttempts'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -9212,6 +10695,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ok"
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             status: 'ok';
@@ -9253,6 +10741,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ready"
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             status: 'ready';
@@ -9292,28 +10785,10 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
+    /** @description A progress report (spec 4.4): an upsert of the user's record of the mission */
     requestBody: {
       content: {
-        'application/json': {
-          /** @description Completion state; once true has been stored it stays true */
-          completed: boolean;
-          metadata?: {
-            /** @description Current progress value */
-            current?: number;
-            /** @description Maximum target value (progress gauge) */
-            target?: number;
-          };
-          /**
-           * @description Mission key, unique per partner: letters, digits and . _ : -
-           * @example daily-login
-           */
-          missionKey: string;
-          /**
-           * @description The partner's own identifier of the user
-           * @example user-1234
-           */
-          partnerUid: string;
-        };
+        'application/json': components['schemas']['AchieveRequest'];
       };
     };
     responses: {
@@ -9428,36 +10903,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            assetSymbol: string;
-            budgetId: string;
-            /** @description SHA-256 (hex) of the seed, published before the draw */
-            commitment: string;
-            drawnAt: string | null;
-            id: string;
-            prizeAmount: string;
-            scheduledAt: string;
-            /** @description Published after the draw */
-            seed: string | null;
-            /** @enum {string} */
-            status: 'COMMITTED' | 'DRAWN';
-            ticketCount: number | null;
-            /** @description Every ticket in the draw, to recompute the winners */
-            tickets: string[] | null;
-            title: string;
-            winners:
-              | {
-                  ticketId: string;
-                }[]
-              | null;
-            winnersCount: number;
-          };
+          'application/json': components['schemas']['Draw'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -9513,9 +10965,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "environment": "preview"
+           *     }
+           */
           'application/json': {
-            /** @enum {string} */
-            environment: 'preview' | 'production';
+            environment: components['schemas']['ServiceEnvironment'];
           };
         };
       };
@@ -9552,10 +11008,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description MINI, LIFF or WEB; empty means WEB
+         * @description The connection environment (spec 4.2): MINI, LIFF or WEB; empty means WEB
          * @example MINI
          */
-        browserType?: string;
+        browserType?: components['schemas']['BrowserType'];
         /** @description login: the provider asks for the login again (after a sign-out, to switch accounts) */
         prompt?: 'login';
         returnTo?: string;
@@ -9689,17 +11145,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            accountId: string;
-            displayName: string | null;
-            mappings: {
-              linkedAt: string;
-              partnerId: string;
-              partnerName: string;
-              partnerUid: string;
-              region: string;
-            }[];
-          };
+          /**
+           * @example {
+           *       "accountId": "acc_Ue8rWq2mZt5nKc1vXb7LyA",
+           *       "displayName": "Minji",
+           *       "mappings": [
+           *         {
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "partnerName": "Acme Games",
+           *           "partnerUid": "user-1234",
+           *           "region": "KR",
+           *           "linkedAt": "2026-11-24T09:05:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['SignedInAccount'];
         };
       };
       /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -9755,14 +11216,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "assetId": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+           *           "symbol": "PNT",
+           *           "name": "Acme points",
+           *           "decimals": 2,
+           *           "balance": "650.5"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              assetId: string;
-              balance: string;
-              decimals: number;
-              name: string;
-              symbol: string;
-            }[];
+            items: components['schemas']['Balance'][];
           };
         };
       };
@@ -9807,7 +11275,8 @@ export interface operations {
   listMyClaims: {
     parameters: {
       query?: {
-        status?: 'RESERVED' | 'REQUESTED' | 'REJECTED' | 'SUCCEEDED' | 'FAILED';
+        /** @description Status of a reward claim (spec 2.3) */
+        status?: components['schemas']['ClaimStatus'];
       };
       header?: never;
       path?: never;
@@ -9821,21 +11290,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "clm_M3kX9vLq2tNc7wRb4yPe8A",
+           *           "status": "SUCCEEDED",
+           *           "reason": null,
+           *           "grantedOnLink": false,
+           *           "amount": "50",
+           *           "assetSymbol": "PNT",
+           *           "decimals": 2,
+           *           "source": "MISSION",
+           *           "createdAt": "2026-11-24T09:00:00.000Z",
+           *           "updatedAt": "2026-11-24T09:05:00.000Z",
+           *           "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+           *           "explorerUrl": "https://sepolia.etherscan.io/tx/0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              amount: string;
-              assetSymbol: string;
-              createdAt: string;
-              decimals: number;
-              explorerUrl: string | null;
-              grantedOnLink: boolean;
-              id: string;
-              reason: string | null;
-              source: string;
-              status: string;
-              txHash: string | null;
-              updatedAt: string;
-            }[];
+            items: components['schemas']['MyClaim'][];
           };
         };
       };
@@ -9895,43 +11371,52 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "partnerName": "Acme Games",
+           *           "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *           "promotionTitle": "Winter missions",
+           *           "promotionType": "COMPOSITE",
+           *           "missionGroupId": "grp_B5tY8nKq3cLw7vXm2rPe9A",
+           *           "groupTitle": "Every day",
+           *           "missionId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *           "missionKey": "daily-login",
+           *           "title": "Log in every day",
+           *           "recurrence": "DAILY",
+           *           "periodKey": "2026-11-24",
+           *           "target": null,
+           *           "current": null,
+           *           "completed": true,
+           *           "completedAt": "2026-11-24T09:05:00.000Z",
+           *           "reward": {
+           *             "type": "FIXED",
+           *             "amount": "50",
+           *             "assetSymbol": "PNT"
+           *           },
+           *           "claim": {
+           *             "status": "SUCCEEDED",
+           *             "reason": null,
+           *             "grantedOnLink": false
+           *           }
+           *         }
+           *       ],
+           *       "streaks": [
+           *         {
+           *           "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *           "promotionTitle": "Daily check-in",
+           *           "current": 4,
+           *           "best": 12,
+           *           "lastCheckDate": "2026-11-24"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              claim: {
-                /** @description Completed before the account was linked; granted at the link */
-                grantedOnLink: boolean;
-                reason: string | null;
-                status: string;
-              } | null;
-              completed: boolean;
-              completedAt: string | null;
-              current: number | null;
-              groupTitle: string;
-              missionGroupId: string;
-              missionId: string;
-              missionKey: string;
-              partnerId: string;
-              partnerName: string;
-              periodKey: string;
-              promotionId: string;
-              promotionTitle: string;
-              promotionType: string;
-              recurrence: string;
-              reward: {
-                amount: string | null;
-                assetSymbol: string;
-                type: string;
-              } | null;
-              target: number | null;
-              title: string;
-            }[];
-            streaks: {
-              best: number;
-              current: number;
-              lastCheckDate: string | null;
-              promotionId: string;
-              promotionTitle: string;
-            }[];
+            items: components['schemas']['MyMission'][];
+            streaks: components['schemas']['MyStreak'][];
           };
         };
       };
@@ -9988,6 +11473,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "endedSessions": 1
+           *     }
+           */
           'application/json': {
             /** @description Sessions ended, this one included */
             endedSessions: number;
@@ -10062,7 +11552,8 @@ export interface operations {
   listMyTickets: {
     parameters: {
       query?: {
-        filter?: 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
+        /** @description A lucky-draw ticket's state, and the filter on it (spec 2.3 TicketFilter) */
+        filter?: components['schemas']['TicketFilter'];
         /** @description The reader's language (en, ko, ja, zh-TW, th); titles come in it when the operator gave one. Else Accept-Language, else the default title */
         lang?: string;
       };
@@ -10078,17 +11569,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "tkt_W1qK6cLx3vNm8tRb2yPe5A",
+           *           "missionId": "msn_R2mK7cXv4bLq9tNw1yZe6g",
+           *           "missionTitle": "Log in every day",
+           *           "status": "DRAWN",
+           *           "periodKey": "2026-11-24",
+           *           "drawId": "drw_C9tL4nWq7vKm2xRb6yZe1g",
+           *           "won": true,
+           *           "createdAt": "2026-11-24T09:05:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
-            items: {
-              createdAt: string | null;
-              drawId: string | null;
-              id: string | null;
-              missionId: string;
-              missionTitle: string;
-              periodKey: string;
-              status: string;
-              won: boolean | null;
-            }[];
+            items: components['schemas']['MyTicket'][];
           };
         };
       };
@@ -10139,17 +11637,20 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The signed-in user's wallet that chain rewards are paid to */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            address: string;
-            boundAt: string;
-            chainId: number;
-          };
+          /**
+           * @example {
+           *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+           *       "chainId": 11155111,
+           *       "boundAt": "2026-11-24T09:05:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['UserWallet'];
         };
       };
       /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -10208,6 +11709,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "message": "localhost:8080 wants you to sign in with your Ethereum account:\n0x8ba1f109551bD432803012645Ac136ddd64DBA72\n\nBind this wallet to your rewards account.\n\nURI: http://localhost:8080\nVersion: 1\nChain ID: 11155111\nNonce: 7Qm2xK9vLc4tNw1y\nIssued At: 2026-11-24T09:00:00.000Z\nExpiration Time: 2026-11-24T09:10:00.000Z",
+         *       "signature": "0x4c6f1b2a9d8e7f60514233a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c45d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c1b"
+         *     }
+         */
         'application/json': {
           message: string;
           signature: string;
@@ -10215,17 +11722,20 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The signed-in user's wallet that chain rewards are paid to */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            address: string;
-            boundAt: string;
-            chainId: number;
-          };
+          /**
+           * @example {
+           *       "address": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+           *       "chainId": 11155111,
+           *       "boundAt": "2026-11-24T09:05:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['UserWallet'];
         };
       };
       /** @description 3610 SIWE_CHALLENGE_INVALID: The signed message was not issued to this account, was used, expired or does not match; ask for a new challenge. 3611 SIWE_SIGNATURE_INVALID: The signature does not verify for the message's address; sign the challenge with that wallet. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
@@ -10315,11 +11825,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            expiresAt: string;
-            message: string;
-            nonce: string;
-          };
+          /**
+           * @example {
+           *       "message": "localhost:8080 wants you to sign in with your Ethereum account:\n0x8ba1f109551bD432803012645Ac136ddd64DBA72\n\nBind this wallet to your rewards account.\n\nURI: http://localhost:8080\nVersion: 1\nChain ID: 11155111\nNonce: 7Qm2xK9vLc4tNw1y\nIssued At: 2026-11-24T09:00:00.000Z\nExpiration Time: 2026-11-24T09:10:00.000Z",
+           *       "nonce": "7Qm2xK9vLc4tNw1y",
+           *       "expiresAt": "2026-11-24T09:10:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['WalletChallenge'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -10384,16 +11897,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The link check (spec 4.1) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            /** @description true if linked */
-            result: boolean;
-          };
+          'application/json': components['schemas']['LinkCheckResult'];
         };
       };
       /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
@@ -10447,10 +11957,10 @@ export interface operations {
     parameters: {
       query: {
         /**
-         * @description MINI, LIFF or WEB; empty means WEB
+         * @description The connection environment (spec 4.2): MINI, LIFF or WEB; empty means WEB
          * @example MINI
          */
-        browserType?: string;
+        browserType?: components['schemas']['BrowserType'];
         partnerId: string;
         /** @description One of the partner's registered redirect URLs; the query may vary */
         redirectUrl: string;
@@ -10598,8 +12108,19 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "state": "Vb3xQ9mK2tLw7cNr4yPe1sZd",
+         *       "idToken": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJVNGFmNDk4MDYyOSJ9.c2lnbmF0dXJl"
+         *     }
+         */
         'application/json': {
+          /**
+           * @description The ID token (a JWT) LIFF gave the page
+           * @example eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJVNGFmNDk4MDYyOSJ9.c2lnbmF0dXJl
+           */
           idToken: string;
+          /** @example Vb3xQ9mK2tLw7cNr4yPe1sZd */
           state: string;
         };
       };
@@ -10611,7 +12132,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "redirectUrl": "https://partner.example/mini-app/return?token=mtk_b3Jp8Xq2LmVt7cNw4yRk1sZe9gHd5aPf0uQx6iTo2Lk"
+           *     }
+           */
           'application/json': {
+            /** @example https://partner.example/mini-app/return?token=mtk_b3Jp8Xq2LmVt7cNw4yRk1sZe9gHd5aPf0uQx6iTo2Lk */
             redirectUrl: string;
           };
         };
@@ -10694,24 +12221,17 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
+    /** @description Finalises a user mapping (spec 4.3) with the one-time mapping token */
     requestBody: {
       content: {
-        'application/json': {
-          /**
-           * @description The partner's own identifier of the user
-           * @example user-1234
-           */
-          partnerUid: string;
-          /**
-           * @description ISO 3166-1 alpha-2 country code
-           * @example KR
-           * @example JP
-           * @example TW
-           */
-          region: string;
-          /** @description The `token` query parameter the browser came back with */
-          token: string;
-        };
+        /**
+         * @example {
+         *       "token": "mtk_b3Jp8Xq2LmVt7cNw4yRk1sZe9gHd5aPf0uQx6iTo2Lk",
+         *       "partnerUid": "user-1234",
+         *       "region": "KR"
+         *     }
+         */
+        'application/json': components['schemas']['ConnectRequest'];
       };
     };
     responses: {
