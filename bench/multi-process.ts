@@ -1,6 +1,6 @@
 // More than one process (docs/scaling.md): two service processes and two payout workers on one
 // PostgreSQL, behind Debian's nginx started on loopback with a generated configuration (never the
-// system service). Used by `npm run bench` and by test/multi-process.test.ts.
+// system service). Used by `npm run bench` and by test/multi-process.concurrency.test.ts.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -61,7 +61,7 @@ export async function createTestDatabase(): Promise<{
  * (rate-limits.*, load-shedding, limits-config) set their own values, which win.
  */
 export const OUT_OF_THE_WAY = {
-  // The embedded dev chain only where a test asks for it (test/dev-chain-start.test.ts).
+  // The embedded dev chain only where a test asks for it (test/dev-chain-start.happy.test.ts).
   DEV_CHAIN: 'false',
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
   RATE_LIMIT_PER_ADDRESS: '0',

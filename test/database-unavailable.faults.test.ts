@@ -1,6 +1,6 @@
 // Which database failures are retryable outages (503 with Retry-After) rather than bugs (500):
 // classifyDbError names connection loss, server shutdown and overload 'unavailable', and lock and
-// statement timeouts 'timeout'. The real failures are produced in test/database-faults.test.ts;
+// statement timeouts 'timeout'. The real failures are produced in test/database.faults.test.ts;
 // these are the shapes a fault test cannot easily provoke (failover, too many connections).
 import { describe, expect, it } from 'vitest';
 import { classifyDbError } from '../src/db/errors.ts';

@@ -151,7 +151,7 @@ describe('the real process', () => {
         ADMIN_TOKEN,
         PAYOUT_WORKER: 'false',
         // A process that has just started (tsx compiling) has a busy event loop; this test is about
-        // timeouts, not shedding (test/load-shedding.test.ts covers that).
+        // timeouts, not shedding (test/load-shedding.security.test.ts covers that).
         LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
         // This file's own database on PostgreSQL; an embedded one in dataDir otherwise.
         DATABASE_URL: ctx.databaseUrl ?? '',

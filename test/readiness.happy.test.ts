@@ -1,7 +1,7 @@
 // /readyz tells the truth: it reports not ready when the payout worker of this process makes no
 // progress while claims wait, and when the database is stopped; and ready again once they recover.
-// (A held table lock is covered by test/database-timeouts.test.ts and a stuck batching queue by
-// test/load-shedding.test.ts.)
+// (A held table lock is covered by test/database-timeouts.faults.test.ts and a stuck batching queue by
+// test/load-shedding.security.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
