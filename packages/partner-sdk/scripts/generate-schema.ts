@@ -1,6 +1,6 @@
 // `npm run gen:schema -w @mission-rewards/partner-sdk`: reads the service's /openapi.json (built
 // in-process, as web/generate-api-schema.ts does) and writes src/schema.ts with openapi-typescript,
-// limited to the four partner operations of the specification. test/partner-sdk.schema.test.ts
+// limited to the four partner operations of the specification. test/partner-sdk-schema.happy.test.ts
 // fails when the committed file is stale.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
