@@ -10,6 +10,8 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /** What went wrong, when anything did: answers by status (non-2xx) and errors by kind. */
+  failures: Record<string, number>;
   total: number;
   seconds: number;
 }
@@ -27,6 +29,8 @@ export async function load(options: autocannon.Options): Promise<LoadResult> {
   // autocannon's own histogram keeps whole milliseconds; each response's time is exact, so the
   // percentiles are taken from those (2xx only, as autocannon does).
   const times: number[] = [];
+  const failures: Record<string, number> = {};
+  const count = (what: string) => (failures[what] = (failures[what] ?? 0) + 1);
   const started = performance.now();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -35,7 +39,9 @@ export async function load(options: autocannon.Options): Promise<LoadResult> {
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) times.push(responseTime);
+      else count(`HTTP ${statusCode}`);
     });
+    instance.on('reqError', (error: Error & { code?: string }) => count(error.code ?? error.message));
   });
   // A request-bounded run's duration from autocannon is whole seconds; time it here instead.
   const seconds = (performance.now() - started) / 1000;
@@ -47,6 +53,7 @@ export async function load(options: autocannon.Options): Promise<LoadResult> {
     p99: round2(percentile(sorted, 99)),
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    failures,
     total,
     seconds,
   };

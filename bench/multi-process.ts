@@ -32,6 +32,10 @@ error_log ${dir}/error.log warn;
 events { worker_connections 4096; }
 http {
   access_log off;
+  # nginx closes a client connection after 1,000 requests by default; the load generator then sends
+  # the request it had in flight again, a second report of the same user that counts as a request
+  # but can make no claim. Keep the connections, as a load balancer in front of a service would.
+  keepalive_requests 10000000;
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
@@ -40,6 +44,7 @@ http {
   upstream service {
 ${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
     keepalive 64;
+    keepalive_requests 10000000;
   }
   server {
     listen 127.0.0.1:${port};
@@ -138,6 +143,7 @@ export interface FlashOutcome {
   users: number;
   remaining: string;
   errors: number;
+  failures: Record<string, number>;
 }
 
 /** `users` distinct linked users complete the flash mission once each, through `base`. */
@@ -186,6 +192,7 @@ export async function flashThrough(
     p99: result.p99,
     ...check,
     errors: result.errors + result.non2xx,
+    failures: result.failures,
   };
 }
 
@@ -243,7 +250,7 @@ export async function multiProcessScenario(options: {
       p50: flash.p50,
       p99: flash.p99,
       exact,
-      note: `${options.users} users, budget ${budget}: granted ${flash.granted}, rejected ${flash.rejected}, left ${flash.remaining}, errors ${flash.errors}; two workers paid ${payout.paid} in ${payout.seconds.toFixed(1)} s (transfers ${payout.transfers}, ledger sum ${payout.sum})`,
+      note: `${options.users} users, budget ${budget}: granted ${flash.granted}, rejected ${flash.rejected}, left ${flash.remaining}, errors ${flash.errors}${flash.errors ? ` (${JSON.stringify(flash.failures)})` : ''}; two workers paid ${payout.paid} in ${payout.seconds.toFixed(1)} s (transfers ${payout.transfers}, ledger sum ${payout.sum})`,
     };
   } finally {
     await cluster.stop();
