@@ -6,16 +6,13 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startDevChain } from '../src/chain/dev-chain.ts';
 import { createChainPayout } from '../src/chain/outbox.ts';
-import { chainDb } from '../src/chain/schema.ts';
-import { createChainAsset, createNetwork, createRewardWallet } from '../src/chain/service.ts';
 import { openPGlite, openPostgres } from '../src/db/connection.ts';
 import type { Database } from '../src/db/connection.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { systemClock } from '../src/domain/clock.ts';
-import { createBudget } from '../src/budgets/service.ts';
+import { accountsWithWallets, fundedChainBudget } from './chain-setup.ts';
 
 const CLAIMS = Number(process.env.BENCH_CHAIN_CLAIMS ?? 2000);
 const BLOCK_MS = Number(process.env.BENCH_CHAIN_BLOCK_MS ?? 0);
@@ -56,52 +53,8 @@ const [chain, { database, drop }] = await Promise.all([
 try {
   await migrate(database);
   const db = database.db;
-  const kek = randomBytes(32);
-  const token = await chain.deployToken({ decimals: 6 });
-  const network = await createNetwork(db, systemClock, {
-    name: 'dev',
-    chainId: chain.chainId,
-    rpcUrl: chain.rpcUrl,
-  });
-  const asset = await createChainAsset(db, systemClock, {
-    networkId: network.id,
-    symbol: 'TST',
-    name: 'Test',
-    tokenAddress: token,
-  });
-  const budget = await createBudget(db, systemClock, {
-    type: 'FIXED',
-    assetId: asset.id,
-    name: 'bench',
-    total: '1000000000',
-  });
-  const wallet = await createRewardWallet(db, systemClock, kek, { budgetId: budget.id });
-  await chain.setNativeBalance(wallet.address as `0x${string}`, 10n ** 24n);
-  await chain.mintToken(token, wallet.address as `0x${string}`, 10n ** 18n);
-  const users = Array.from({ length: CLAIMS }, (_, i) => ({
-    accountId: `acc_bench_${i}`,
-    address: privateKeyToAccount(generatePrivateKey()).address,
-  }));
-  for (let i = 0; i < users.length; i += 1000) {
-    const chunk = users.slice(i, i + 1000);
-    await db
-      .insertInto('platform_accounts')
-      .values(
-        chunk.map((u) => ({ id: u.accountId, issuer: 'bench', subject: u.accountId, display_name: null })),
-      )
-      .execute();
-    await chainDb(db)
-      .insertInto('user_wallets')
-      .values(
-        chunk.map((u) => ({
-          account_id: u.accountId,
-          address: u.address.toLowerCase(),
-          chain_id: chain.chainId,
-          bound_at: new Date(),
-        })),
-      )
-      .execute();
-  }
+  const { kek, token, budget } = await fundedChainBudget(db, chain, '1000000000');
+  const users = await accountsWithWallets(db, chain.chainId, 'bench', CLAIMS);
   const claims = users.map((u, i) => ({
     claimId: `clm_bench_${i}`,
     budgetId: budget.id,

@@ -115,16 +115,13 @@ describe.skipIf(!SERVER_URL)('two chain payout workers on one reward wallet', ()
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const path = await import('node:path');
-    const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts');
     const { startDevChain } = await import('../src/chain/dev-chain.ts');
     const { createChainPayout } = await import('../src/chain/outbox.ts');
-    const { chainDb } = await import('../src/chain/schema.ts');
-    const { createChainAsset, createNetwork, createRewardWallet } = await import('../src/chain/service.ts');
     const { openPostgres } = await import('../src/db/connection.ts');
     const { migrate } = await import('../src/db/migrate.ts');
     const { systemClock } = await import('../src/domain/clock.ts');
-    const { createBudget } = await import('../src/budgets/service.ts');
     const { sqlOn } = await import('../bench/setup.ts');
+    const { accountsWithWallets, fundedChainBudget } = await import('../bench/chain-setup.ts');
 
     const name = `mrs_multi_chain_${randomBytes(4).toString('hex')}`;
     await sqlOn(SERVER_URL as string, `CREATE DATABASE ${name}`);
@@ -137,49 +134,8 @@ describe.skipIf(!SERVER_URL)('two chain payout workers on one reward wallet', ()
     try {
       await migrate(workers[0]!);
       const db = workers[0]!.db;
-      const kek = randomBytes(32);
-      const token = await chain.deployToken({ decimals: 6 });
-      const network = await createNetwork(db, systemClock, {
-        name: 'dev',
-        chainId: chain.chainId,
-        rpcUrl: chain.rpcUrl,
-      });
-      const asset = await createChainAsset(db, systemClock, {
-        networkId: network.id,
-        symbol: 'TST',
-        name: 'Test',
-        tokenAddress: token,
-      });
-      const budget = await createBudget(db, systemClock, {
-        type: 'FIXED',
-        assetId: asset.id,
-        name: 'b',
-        total: '1000000',
-      });
-      const wallet = await createRewardWallet(db, systemClock, kek, { budgetId: budget.id });
-      await chain.setNativeBalance(wallet.address as `0x${string}`, 10n ** 24n);
-      await chain.mintToken(token, wallet.address as `0x${string}`, 10n ** 18n);
-      const users = Array.from({ length: 80 }, (_, i) => ({
-        accountId: `acc_multi_${i}`,
-        address: privateKeyToAccount(generatePrivateKey()).address,
-      }));
-      await db
-        .insertInto('platform_accounts')
-        .values(
-          users.map((u) => ({ id: u.accountId, issuer: 't', subject: u.accountId, display_name: null })),
-        )
-        .execute();
-      await chainDb(db)
-        .insertInto('user_wallets')
-        .values(
-          users.map((u) => ({
-            account_id: u.accountId,
-            address: u.address.toLowerCase(),
-            chain_id: chain.chainId,
-            bound_at: new Date(),
-          })),
-        )
-        .execute();
+      const { kek, token, budget } = await fundedChainBudget(db, chain, '1000000');
+      const users = await accountsWithWallets(db, chain.chainId, 'multi', 80);
       const claims = users.map((u, i) => ({
         claimId: `clm_multi_${i}`,
         budgetId: budget.id,
