@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { load } from './load.ts';
+import type { LoadResult } from './load.ts';
 import { ADMIN_TOKEN, setUpCatalog, sqlOn, startProcess, stop, waitForHttp } from './setup.ts';
 import type { BenchCatalog } from './setup.ts';
 
@@ -137,22 +138,28 @@ export interface FlashOutcome {
   rps: number;
   p50: number;
   p99: number;
-  /** Claims not REJECTED, REJECTED ones, distinct users, budget left. */
+  result: LoadResult;
+  /** Claims not REJECTED, REJECTED ones, REQUESTED ones, distinct users, budget left. */
   granted: number;
   rejected: number;
+  requested: number;
   users: number;
   remaining: string;
   errors: number;
   failures: Record<string, number>;
 }
 
-/** `users` distinct linked users complete the flash mission once each, through `base`. */
+/**
+ * `users` distinct users, linked beforehand as real users are (only linked users hold budget), complete
+ * the flash mission once each through `base`; `idempotent`: each report with an Idempotency-Key.
+ */
 export async function flashThrough(
   base: string,
   url: string,
   catalog: BenchCatalog,
   users: number,
   prefix = 'crowd',
+  idempotent = false,
 ): Promise<FlashOutcome> {
   await sqlOn(
     url,
@@ -171,6 +178,7 @@ export async function flashThrough(
         setupRequest: (req) => ({
           ...req,
           body: JSON.stringify({ partnerUid: `${prefix}-${next++}`, missionKey: 'flash', completed: true }),
+          ...(idempotent && { headers: { ...req.headers, 'idempotency-key': crypto.randomUUID() } }),
         }),
       },
     ],
@@ -180,13 +188,15 @@ export async function flashThrough(
       url,
       `SELECT count(*) FILTER (WHERE status <> 'REJECTED')::int AS granted,
               count(*) FILTER (WHERE status = 'REJECTED')::int AS rejected,
+              count(*) FILTER (WHERE status = 'REQUESTED')::int AS requested,
               count(DISTINCT partner_uid)::int AS users,
               (SELECT sum(remaining) FROM budget_stripes WHERE budget_id = $1)::text AS remaining
        FROM claims WHERE budget_id = $1`,
       [catalog.budgetId],
     )
-  ).rows[0] as { granted: number; rejected: number; users: number; remaining: string };
+  ).rows[0] as { granted: number; rejected: number; requested: number; users: number; remaining: string };
   return {
+    result,
     rps: result.rps,
     p50: result.p50,
     p99: result.p99,

@@ -33,7 +33,7 @@ import {
   waitForHttp,
 } from './setup.ts';
 import type { BenchCatalog } from './setup.ts';
-import { multiProcessScenario } from './multi-process.ts';
+import { flashThrough, multiProcessScenario } from './multi-process.ts';
 
 const run = promisify(execFile);
 const FLASH_USERS = Number(process.env.BENCH_FLASH_USERS ?? 100_000);
@@ -173,51 +173,18 @@ async function flashCrowd(
   prefix: string,
   idempotent = false,
 ): Promise<{ result: LoadResult; exact: boolean; note: string }> {
-  // Only linked users hold budget (docs/security.md "Reward farming"): the crowd is linked beforehand,
-  // as real users are, so each completion takes its reward at once (REQUESTED) in the fast path.
-  await sqlOn(
-    url,
-    `INSERT INTO platform_accounts (id, issuer, subject) SELECT 'acc_${prefix}-' || n, 'bench', '${prefix}-' || n FROM generate_series(0, ${FLASH_USERS - 1}) AS n;
-     INSERT INTO user_mappings (partner_id, partner_uid, account_id, region) SELECT '${catalog.partnerId}', '${prefix}-' || n, 'acc_${prefix}-' || n, 'KR' FROM generate_series(0, ${FLASH_USERS - 1}) AS n`,
-  );
-  let next = 0;
-  const result = await load({
-    url: `${base}/v1/achieve`,
-    method: 'POST',
-    headers: catalog.partnerHeaders,
-    amount: FLASH_USERS,
-    duration: 0,
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({ partnerUid: `${prefix}-${next++}`, missionKey: 'flash', completed: true }),
-          ...(idempotent && { headers: { ...req.headers, 'idempotency-key': crypto.randomUUID() } }),
-        }),
-      },
-    ],
-  });
-  const check = (
-    await sqlOn(
-      url,
-      `SELECT count(*)::int AS claims, count(DISTINCT partner_uid)::int AS users,
-              count(*) FILTER (WHERE status = 'REJECTED')::int AS rejected,
-              count(*) FILTER (WHERE status = 'REQUESTED')::int AS requested,
-              (SELECT sum(remaining) FROM budget_stripes WHERE budget_id = $1)::text AS remaining
-       FROM claims WHERE budget_id = $1`,
-      [catalog.budgetId],
-    )
-  ).rows[0] as { claims: number; users: number; rejected: number; requested: number; remaining: string };
+  const flash = await flashThrough(base, url, catalog, FLASH_USERS, prefix, idempotent);
+  const claims = flash.granted + flash.rejected;
   const exact =
-    check.claims === FLASH_USERS &&
-    check.users === FLASH_USERS &&
-    check.rejected === 0 &&
-    check.remaining === '0' &&
-    check.requested === FLASH_USERS;
+    claims === FLASH_USERS &&
+    flash.users === FLASH_USERS &&
+    flash.rejected === 0 &&
+    flash.remaining === '0' &&
+    flash.requested === FLASH_USERS;
   return {
-    result,
+    result: flash.result,
     exact,
-    note: `claims ${check.claims}, distinct users ${check.users}, rejected ${check.rejected}, remaining ${check.remaining}, errors ${result.errors + result.non2xx}`,
+    note: `claims ${claims}, distinct users ${flash.users}, rejected ${flash.rejected}, remaining ${flash.remaining}, errors ${flash.errors}`,
   };
 }
 
