@@ -73,6 +73,37 @@ export const MessageStatus = Type.Union(
   [Type.Literal('PENDING'), Type.Literal('DELIVERED'), Type.Literal('FAILED')],
   component('WebhookMessageStatus'),
 );
+/** One delivered message, the example of the message and of the message with its attempts. */
+const MESSAGE_EXAMPLE = {
+  id: EXAMPLE.messageId,
+  endpointId: EXAMPLE.endpointId,
+  partnerId: EXAMPLE.partnerId,
+  eventType: 'claim.succeeded',
+  payload: {
+    type: 'claim.succeeded',
+    timestamp: EXAMPLE.later,
+    data: {
+      claimId: EXAMPLE.claimId,
+      partnerUid: EXAMPLE.partnerUid,
+      status: 'SUCCEEDED',
+      source: 'MISSION',
+      sourceId: EXAMPLE.missionId,
+      periodKey: '2026-11-24',
+      assetId: EXAMPLE.assetId,
+      amount: '50',
+      reason: null,
+      transactionHash: null,
+    },
+  },
+  status: 'DELIVERED',
+  attempts: 1,
+  nextAttemptAt: null,
+  lastError: null,
+  createdAt: EXAMPLE.later,
+  deliveredAt: EXAMPLE.later,
+};
+const ATTEMPT_EXAMPLE = { attemptedAt: EXAMPLE.later, statusCode: 200, error: null, durationMs: 84 };
+
 export const Message = Type.Object(
   {
     id: Type.String({ description: 'The webhook-id header of every attempt' }),
@@ -89,36 +120,7 @@ export const Message = Type.Object(
   },
   {
     ...component('WebhookMessage'),
-    examples: [
-      {
-        id: EXAMPLE.messageId,
-        endpointId: EXAMPLE.endpointId,
-        partnerId: EXAMPLE.partnerId,
-        eventType: 'claim.succeeded',
-        payload: {
-          type: 'claim.succeeded',
-          timestamp: EXAMPLE.later,
-          data: {
-            claimId: EXAMPLE.claimId,
-            partnerUid: EXAMPLE.partnerUid,
-            status: 'SUCCEEDED',
-            source: 'MISSION',
-            sourceId: EXAMPLE.missionId,
-            periodKey: '2026-11-24',
-            assetId: EXAMPLE.assetId,
-            amount: '50',
-            reason: null,
-            transactionHash: null,
-          },
-        },
-        status: 'DELIVERED',
-        attempts: 1,
-        nextAttemptAt: null,
-        lastError: null,
-        createdAt: EXAMPLE.later,
-        deliveredAt: EXAMPLE.later,
-      },
-    ],
+    examples: [MESSAGE_EXAMPLE],
   },
 );
 export const Attempt = Type.Object(
@@ -130,43 +132,13 @@ export const Attempt = Type.Object(
   },
   {
     ...component('WebhookAttempt'),
-    examples: [{ attemptedAt: EXAMPLE.later, statusCode: 200, error: null, durationMs: 84 }],
+    examples: [ATTEMPT_EXAMPLE],
   },
 );
 export const MessageWithAttempts = Type.Intersect(
   [Message, Type.Object({ attemptLog: Type.Array(Attempt) })],
   {
     ...component('WebhookMessageWithAttempts'),
-    examples: [
-      {
-        id: EXAMPLE.messageId,
-        endpointId: EXAMPLE.endpointId,
-        partnerId: EXAMPLE.partnerId,
-        eventType: 'claim.succeeded',
-        payload: {
-          type: 'claim.succeeded',
-          timestamp: EXAMPLE.later,
-          data: {
-            claimId: EXAMPLE.claimId,
-            partnerUid: EXAMPLE.partnerUid,
-            status: 'SUCCEEDED',
-            source: 'MISSION',
-            sourceId: EXAMPLE.missionId,
-            periodKey: '2026-11-24',
-            assetId: EXAMPLE.assetId,
-            amount: '50',
-            reason: null,
-            transactionHash: null,
-          },
-        },
-        status: 'DELIVERED',
-        attempts: 1,
-        nextAttemptAt: null,
-        lastError: null,
-        createdAt: EXAMPLE.later,
-        deliveredAt: EXAMPLE.later,
-        attemptLog: [{ attemptedAt: EXAMPLE.later, statusCode: 200, error: null, durationMs: 84 }],
-      },
-    ],
+    examples: [{ ...MESSAGE_EXAMPLE, attemptLog: [ATTEMPT_EXAMPLE] }],
   },
 );
