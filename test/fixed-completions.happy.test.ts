@@ -3,7 +3,14 @@
 // and declined whenever the completion must do more than pay one FIXED amount.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createAccount, partnerCall, setupMission, startTestApp } from './harness.ts';
+import {
+  createAccount,
+  createAsset,
+  partnerCall,
+  rewardedMission,
+  setupMission,
+  startTestApp,
+} from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { randomUUID } from 'node:crypto';
 import { completionsInOneStatement } from '../src/claims/fixed-completions.ts';
@@ -17,40 +24,14 @@ const inOneStatement = completionsInOneStatement((db, event) => loadCompletionCo
 
 beforeAll(async () => {
   ctx = await startTestApp({ now: '2026-11-22T03:00:00Z' });
-  assetId = (
-    await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'ONE', name: 'One', decimals: 0 })
-  ).json<{ id: string }>().id;
+  assetId = await createAsset(ctx, { symbol: 'ONE', name: 'One', decimals: 0 });
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
-async function rewarded(
-  missionKey: string,
-  total: string,
-  amount: string,
-  stripes = 4,
-): Promise<MissionSetup & { budgetId: string }> {
-  const setup = await setupMission(ctx, { missionKey, recurrence: 'ONE_TIME' });
-  const budget = await ctx.admin('POST', '/admin/v1/budgets', {
-    type: 'FIXED',
-    assetId,
-    name: missionKey,
-    total,
-    stripes,
-  });
-  const budgetId = budget.json<{ id: string }>().id;
-  expect(
-    (
-      await ctx.admin('PUT', `/admin/v1/missions/${setup.missionId}/reward`, {
-        type: 'FIXED',
-        budgetId,
-        amount,
-      })
-    ).statusCode,
-  ).toBe(200);
-  return { ...setup, budgetId };
-}
+const rewarded = (missionKey: string, total: string, amount: string, stripes = 4) =>
+  rewardedMission(ctx, assetId, { missionKey, total, amount, stripes });
 
 function report(setup: MissionSetup, partnerUid: string): CompletionReport {
   return {

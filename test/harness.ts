@@ -197,6 +197,62 @@ export async function setupMission(
   };
 }
 
+/** Answers the body of a set-up call, or throws with the answer when it did not succeed. */
+function created<T>(response: LightMyRequestResponse, status = 201): T {
+  if (response.statusCode !== status)
+    throw new Error(`setup failed: ${response.statusCode} ${response.body}`);
+  return response.json<T>();
+}
+
+/** A reward asset; its id. */
+export async function createAsset(
+  ctx: TestContext,
+  asset: { symbol: string; name: string; decimals: number },
+): Promise<string> {
+  return created<{ id: string }>(await ctx.admin('POST', '/admin/v1/reward-assets', asset)).id;
+}
+
+/** A budget of `total` (a decimal string) of the asset; its id. */
+export async function createBudget(
+  ctx: TestContext,
+  assetId: string,
+  total: string,
+  options: { type?: 'FIXED' | 'LUCKY_DRAW'; name?: string; stripes?: number } = {},
+): Promise<string> {
+  const { type = 'FIXED', name = `budget ${total}`, stripes } = options;
+  return created<{ id: string }>(
+    await ctx.admin('POST', '/admin/v1/budgets', {
+      type,
+      assetId,
+      name,
+      total,
+      ...(stripes !== undefined && { stripes }),
+    }),
+  ).id;
+}
+
+/** A ONE_TIME mission (setupMission) that pays `amount` from a new FIXED budget of `total`. */
+export async function rewardedMission(
+  ctx: TestContext,
+  assetId: string,
+  reward: { missionKey: string; total: string; amount: string; stripes?: number },
+): Promise<MissionSetup & { budgetId: string }> {
+  const setup = await setupMission(ctx, { missionKey: reward.missionKey, recurrence: 'ONE_TIME' });
+  const budgetId = await createBudget(ctx, assetId, reward.total, {
+    name: reward.missionKey,
+    ...(reward.stripes !== undefined && { stripes: reward.stripes }),
+  });
+  created(
+    await ctx.admin('PUT', `/admin/v1/missions/${setup.missionId}/reward`, {
+      type: 'FIXED',
+      budgetId,
+      amount: reward.amount,
+    }),
+    200,
+  );
+  return { ...setup, budgetId };
+}
+
 /** A partner API call with the setup's credentials from an allow-listed address. */
 export function partnerCall(
   ctx: TestContext,

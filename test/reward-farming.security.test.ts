@@ -4,7 +4,14 @@
 // per day, under concurrency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createAccount, partnerCall, sessionCookie, setupMission, startTestApp } from './harness.ts';
+import {
+  createAccount,
+  createAsset,
+  partnerCall,
+  rewardedMission,
+  sessionCookie,
+  startTestApp,
+} from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { linkUsers } from './link-users.ts';
 import { onUserLinked } from '../src/claims/deferred-rewards.ts';
@@ -16,39 +23,14 @@ let assetId: string;
 
 beforeAll(async () => {
   ctx = await startTestApp({ now: '2026-11-22T03:00:00Z' });
-  assetId = (
-    await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'PNT', name: 'Points', decimals: 0 })
-  ).json<{ id: string }>().id;
+  assetId = await createAsset(ctx, { symbol: 'PNT', name: 'Points', decimals: 0 });
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
-async function rewarded(
-  missionKey: string,
-  total: string,
-  amount: string,
-): Promise<MissionSetup & { budgetId: string }> {
-  const setup = await setupMission(ctx, { missionKey, recurrence: 'ONE_TIME' });
-  const budget = await ctx.admin('POST', '/admin/v1/budgets', {
-    type: 'FIXED',
-    assetId,
-    name: missionKey,
-    total,
-  });
-  expect(budget.statusCode, budget.body).toBe(201);
-  const budgetId = budget.json<{ id: string }>().id;
-  expect(
-    (
-      await ctx.admin('PUT', `/admin/v1/missions/${setup.missionId}/reward`, {
-        type: 'FIXED',
-        budgetId,
-        amount,
-      })
-    ).statusCode,
-  ).toBe(200);
-  return { ...setup, budgetId };
-}
+const rewarded = (missionKey: string, total: string, amount: string) =>
+  rewardedMission(ctx, assetId, { missionKey, total, amount });
 
 const complete = (setup: MissionSetup, partnerUid: string, missionKey = setup.missionKey) =>
   partnerCall(ctx, setup, {

@@ -3,7 +3,15 @@
 // draw that keeps failing next to payouts that must go on, and a top-up beyond numeric(78,0).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createAccount, partnerCall, setupMission, startTestApp } from './harness.ts';
+import {
+  createAccount,
+  createAsset,
+  createBudget,
+  partnerCall,
+  rewardedMission,
+  setupMission,
+  startTestApp,
+} from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { linkUsers } from './link-users.ts';
 import { onMissionCompleted } from '../src/claims/completion.ts';
@@ -18,38 +26,17 @@ let assetId: string;
 
 beforeAll(async () => {
   ctx = await startTestApp({ now: '2026-11-22T03:00:00Z' });
-  assetId = (
-    await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'PNT', name: 'Points', decimals: 2 })
-  ).json().id;
+  assetId = await createAsset(ctx, { symbol: 'PNT', name: 'Points', decimals: 2 });
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
-async function budget(total: string, type: 'FIXED' | 'LUCKY_DRAW' = 'FIXED'): Promise<string> {
-  const response = await ctx.admin('POST', '/admin/v1/budgets', { type, assetId, name: `b-${total}`, total });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
+const budget = (total: string, type: 'FIXED' | 'LUCKY_DRAW' = 'FIXED') =>
+  createBudget(ctx, assetId, total, { type, name: `b-${total}` });
 
-async function rewarded(
-  missionKey: string,
-  amount: string,
-  total = '1000',
-): Promise<MissionSetup & { budgetId: string }> {
-  const setup = await setupMission(ctx, { missionKey, recurrence: 'ONE_TIME' });
-  const budgetId = await budget(total);
-  expect(
-    (
-      await ctx.admin('PUT', `/admin/v1/missions/${setup.missionId}/reward`, {
-        type: 'FIXED',
-        budgetId,
-        amount,
-      })
-    ).statusCode,
-  ).toBe(200);
-  return { ...setup, budgetId };
-}
+const rewarded = (missionKey: string, amount: string, total = '1000') =>
+  rewardedMission(ctx, assetId, { missionKey, total, amount });
 
 const complete = (
   setup: Pick<MissionSetup, 'partnerId' | 'apiKey'>,

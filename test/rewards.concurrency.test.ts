@@ -5,7 +5,13 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createAccount, partnerCall, setupMission, startTestApp } from './harness.ts';
+import {
+  createAccount,
+  createAsset,
+  partnerCall,
+  rewardedMission as rewardedInHarness,
+  startTestApp,
+} from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { linkUsers } from './link-users.ts';
 
@@ -14,40 +20,14 @@ let assetId: string;
 
 beforeAll(async () => {
   ctx = await startTestApp({ now: '2026-11-22T03:00:00Z' });
-  assetId = (
-    await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'TKN', name: 'Token', decimals: 18 })
-  ).json().id;
+  assetId = await createAsset(ctx, { symbol: 'TKN', name: 'Token', decimals: 18 });
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
-async function rewardedMission(
-  missionKey: string,
-  total: string,
-  amount: string,
-  stripes?: number,
-): Promise<MissionSetup & { budgetId: string }> {
-  const setup = await setupMission(ctx, { missionKey, recurrence: 'ONE_TIME' });
-  const budget = await ctx.admin('POST', '/admin/v1/budgets', {
-    type: 'FIXED',
-    assetId,
-    name: missionKey,
-    total,
-    ...(stripes && { stripes }),
-  });
-  const budgetId = budget.json<{ id: string }>().id;
-  expect(
-    (
-      await ctx.admin('PUT', `/admin/v1/missions/${setup.missionId}/reward`, {
-        type: 'FIXED',
-        budgetId,
-        amount,
-      })
-    ).statusCode,
-  ).toBe(200);
-  return { ...setup, budgetId };
-}
+const rewardedMission = (missionKey: string, total: string, amount: string, stripes?: number) =>
+  rewardedInHarness(ctx, assetId, { missionKey, total, amount, ...(stripes !== undefined && { stripes }) });
 
 function complete(setup: MissionSetup, partnerUid: string) {
   return partnerCall(ctx, setup, {
