@@ -245,6 +245,27 @@ describe.skipIf(!runBrowser)('the operator console', () => {
     await context.close();
   });
 
+  it('the partners and budgets pages speak Korean: tables, forms and hints', async () => {
+    for (const viewport of [PHONE, DESKTOP]) {
+      const { context, page } = await openConsole(viewport, 'ko');
+      await page.goto(`${appUrl}/console/partners`);
+      await page.getByRole('columnheader', { name: '허용된 주소' }).first().waitFor({ state: 'attached' });
+      await page.getByRole('heading', { name: '파트너 등록' }).waitFor();
+      await page.getByLabel('허용된 서버 주소').waitFor();
+      await page.getByRole('button', { name: '파트너 만들기' }).waitFor();
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.goto(`${appUrl}/console/budgets`);
+      await page.getByRole('columnheader', { name: '남음' }).first().waitFor({ state: 'attached' });
+      await page.getByRole('heading', { name: '예산 만들기' }).waitFor();
+      expect(await page.getByLabel('유형').locator('option').allTextContents()).toEqual([
+        '고정 보상',
+        '럭키 드로우',
+      ]);
+      expect(await layoutProblems(page)).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('admin credentials: created with a role, the secret shown once and working, then revoked', async () => {
     const { context, page } = await openConsole(PHONE);
     await page.goto(`${appUrl}/console/credentials`);

@@ -8,24 +8,30 @@ import { ActionForm } from '../components/ActionForm.tsx';
 import { DataTable } from '../../shared/data-table.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { choice, field } from '../forms.ts';
+import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import type { Budget, BudgetType } from '../types.ts';
 
-const AMOUNT_COLUMNS = ['Total', 'Reserved', 'Paid', 'Remaining'] as const;
+const AMOUNT_COLUMNS = ['total', 'reserved', 'paid', 'remaining'] as const;
 
 export function BudgetTable({ budgets }: { budgets: Budget[] }) {
+  const { t } = useConsoleText();
   const amount = (b: Budget, value: string) => `${formatUnits(value, b.decimals)} ${b.assetSymbol}`;
   return (
     <DataTable
-      caption="Budgets"
-      columns={['Budget', 'Type', ...AMOUNT_COLUMNS.map((label) => ({ label, numeric: true }))]}
+      caption={t('budgetsPage.caption')}
+      columns={[
+        t('budgetsPage.budget'),
+        t('budgetsPage.type'),
+        ...AMOUNT_COLUMNS.map((key) => ({ label: t(`budgetsPage.${key}`), numeric: true })),
+      ]}
     >
       {budgets.map((b) => (
         <tr key={b.id}>
           <td>
             <Link to={`/console/budgets/${b.id}`}>{b.name}</Link>
           </td>
-          <td>{b.type === 'FIXED' ? 'Fixed' : 'Lucky draw'}</td>
+          <td>{b.type === 'FIXED' ? t('budgetsPage.fixed') : t('budgetsPage.luckyDraw')}</td>
           {[b.total, b.reserved, b.paid, b.remaining].map((value, i) => (
             <td key={AMOUNT_COLUMNS[i]} className="number">
               {amount(b, value)}
@@ -40,6 +46,7 @@ export function BudgetTable({ budgets }: { budgets: Budget[] }) {
 export function BudgetsPage() {
   const session = useSession();
   const budgets = useBudgetList();
+  const { t } = useConsoleText();
   const assets = useLoad((signal) => session.api.get('/admin/v1/reward-assets', { signal }), []);
   const create = async (form: FormData) => {
     const budget = await session.api.post('/admin/v1/budgets', {
@@ -54,43 +61,48 @@ export function BudgetsPage() {
   };
   const assetOptions = (assets.data?.items ?? []).map((a) => ({
     value: a.id,
-    label: `${a.symbol} — ${a.name}${a.decimals === null ? ' (decimals not set)' : ''}`,
+    label: `${a.symbol} — ${a.name}${a.decimals === null ? ` ${t('budgetsPage.decimalsNotSet')}` : ''}`,
   }));
   return (
     <>
       <SectionTitle section="budgets" />
-      <LoadedList state={budgets} label="budgets" empty="No budgets yet.">
+      <LoadedList state={budgets} label={t('budgetsPage.list')} empty={t('budgetsPage.none')}>
         {(items) => <BudgetTable budgets={items} />}
       </LoadedList>
       {session.canWrite && (
         <ActionForm
-          heading="Create a budget"
-          failure="The budget was not created"
-          submit="Create budget"
+          heading={t('budgetsPage.create')}
+          failure={t('budgetsPage.notCreated')}
+          submit={t('budgetsPage.submit')}
           onSubmit={create}
           unavailable={
             assetOptions.length === 0 ? (
               <p className="notice warn">
-                Create a <Link to="/console/assets">reward asset</Link> first.
+                {t('budgetsPage.needAssetBefore')}
+                <Link to="/console/assets">{t('budgetsPage.needAssetLink')}</Link>
+                {t('budgetsPage.needAssetAfter')}
               </p>
             ) : undefined
           }
         >
-          <TextField label="Name" name="name" required maxLength={200} />
+          <TextField label={t('budgetsPage.name')} name="name" required maxLength={200} />
           <SelectField
-            label="Type"
+            label={t('budgetsPage.type')}
             name="type"
-            hint="Fixed budgets pay mission rewards; lucky-draw budgets pay draw prizes."
-            options={BUDGET_TYPES}
+            hint={t('budgetsPage.typeHint')}
+            options={BUDGET_TYPES.map((o) => ({
+              ...o,
+              label: o.value === 'FIXED' ? t('budgetsPage.fixedRewards') : t('budgetsPage.luckyDraw'),
+            }))}
           />
-          <SelectField label="Asset" name="assetId" options={assetOptions} />
+          <SelectField label={t('budgetsPage.asset')} name="assetId" options={assetOptions} />
           <TextField
-            label="Total"
+            label={t('budgetsPage.total')}
             name="total"
             required
             inputMode="decimal"
             pattern="[0-9]+(\.[0-9]+)?"
-            hint="In whole units of the asset, e.g. 1000 or 250.5."
+            hint={t('budgetsPage.totalHint')}
           />
         </ActionForm>
       )}

@@ -1,6 +1,5 @@
 // Partners: the list and a form to register one.
 import { SectionTitle } from '../components/PageHeader.tsx';
-import { formatDateTime } from '../../shared/format.ts';
 import { Link, navigate } from '../../shared/router.ts';
 import { StatusBadge, TextArea, TextField } from '../../shared/ui.tsx';
 import { usePartnerList } from '../choices.ts';
@@ -8,11 +7,13 @@ import { ActionForm } from '../components/ActionForm.tsx';
 import { DataTable } from '../../shared/data-table.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { field, lines } from '../forms.ts';
+import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 
 export function PartnersPage() {
   const session = useSession();
   const partners = usePartnerList();
+  const { t, formatDateTime } = useConsoleText();
 
   const create = async (form: FormData) => {
     const partner = await session.api.post('/admin/v1/partners', {
@@ -28,9 +29,17 @@ export function PartnersPage() {
   return (
     <>
       <SectionTitle section="partners" />
-      <LoadedList state={partners} label="partners" empty="No partners yet.">
+      <LoadedList state={partners} label={t('partnersPage.list')} empty={t('partnersPage.none')}>
         {(items) => (
-          <DataTable caption="Partners" columns={['Name', 'Status', 'Allowed addresses', 'Created']}>
+          <DataTable
+            caption={t('partnersPage.caption')}
+            columns={[
+              t('partnersPage.name'),
+              t('partnersPage.status'),
+              t('partnersPage.allowedAddresses'),
+              t('partnersPage.created'),
+            ]}
+          >
             {items.map((p) => (
               <tr key={p.id}>
                 <td>
@@ -42,7 +51,11 @@ export function PartnersPage() {
                   <StatusBadge status={p.status} />
                 </td>
                 <td>
-                  {p.allowedIps.length === 0 ? <span className="muted">none</span> : p.allowedIps.join(', ')}
+                  {p.allowedIps.length === 0 ? (
+                    <span className="muted">{t('partnersPage.noAddresses')}</span>
+                  ) : (
+                    p.allowedIps.join(', ')
+                  )}
                 </td>
                 <td>{formatDateTime(p.createdAt)}</td>
               </tr>
@@ -53,21 +66,21 @@ export function PartnersPage() {
 
       {session.canWrite && (
         <ActionForm
-          heading="Register a partner"
-          failure="The partner was not created"
-          submit="Create partner"
+          heading={t('partnersPage.register')}
+          failure={t('partnersPage.notCreated')}
+          submit={t('partnersPage.create')}
           onSubmit={create}
         >
-          <TextField label="Name" name="name" required maxLength={200} />
+          <TextField label={t('partnersPage.name')} name="name" required maxLength={200} />
           <TextArea
-            label="Allowed server addresses"
+            label={t('partnersPage.allowedIps')}
             name="allowedIps"
-            hint="IPs or CIDRs that may report progress, one per line (e.g. 203.0.113.7 or 10.0.0.0/8)."
+            hint={t('partnersPage.allowedIpsHint')}
           />
           <TextArea
-            label="Redirect URLs"
+            label={t('partnersPage.redirectUrls')}
             name="redirectUrls"
-            hint="Exact URLs the login may return to, one per line; only the query may vary."
+            hint={t('partnersPage.redirectUrlsHint')}
           />
         </ActionForm>
       )}
