@@ -245,7 +245,7 @@ describe.skipIf(!runBrowser)('the operator console', () => {
     await context.close();
   });
 
-  it('the partners and budgets pages speak Korean: tables, forms and hints', async () => {
+  it('the partners, budgets and assets pages speak Korean: tables, forms and hints', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       const { context, page } = await openConsole(viewport, 'ko');
       await page.goto(`${appUrl}/console/partners`);
@@ -261,6 +261,10 @@ describe.skipIf(!runBrowser)('the operator console', () => {
         '고정 보상',
         '럭키 드로우',
       ]);
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.goto(`${appUrl}/console/assets`);
+      await page.getByRole('columnheader', { name: '소수 자릿수' }).first().waitFor({ state: 'attached' });
+      await page.getByRole('heading', { name: '보상 자산 만들기' }).waitFor();
       expect(await layoutProblems(page)).toEqual([]);
       await context.close();
     }

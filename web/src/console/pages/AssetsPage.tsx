@@ -1,17 +1,18 @@
 // Reward assets: fungible tokens with a symbol and decimals. Decimals are set once; an asset
 // without them cannot back a reward (1402).
 import { SectionTitle } from '../components/PageHeader.tsx';
-import { formatDateTime } from '../../shared/format.ts';
 import { TextField, useLoad } from '../../shared/ui.tsx';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { DataTable } from '../../shared/data-table.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { field } from '../forms.ts';
+import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import type { Asset } from '../types.ts';
 
 function SetDecimals({ asset, onSaved }: { asset: Asset; onSaved: () => void }) {
   const session = useSession();
+  const { t } = useConsoleText();
   const save = async (form: FormData) => {
     await session.api.patch('/admin/v1/reward-assets/{id}', {
       path: { id: asset.id },
@@ -21,21 +22,21 @@ function SetDecimals({ asset, onSaved }: { asset: Asset; onSaved: () => void }) 
   };
   return (
     <ActionForm
-      label={`Set decimals of ${asset.symbol}`}
+      label={t('assetsPage.setDecimalsOf', { symbol: asset.symbol })}
       className="inline-form"
-      failure="Decimals not set"
-      submit="Set decimals"
+      failure={t('assetsPage.decimalsNotSet')}
+      submit={t('assetsPage.setDecimals')}
       onSubmit={save}
     >
       <TextField
-        label={`Decimals of ${asset.symbol}`}
+        label={t('assetsPage.decimalsOf', { symbol: asset.symbol })}
         name="decimals"
         type="number"
         min={0}
         max={36}
         step={1}
         required
-        hint="Set once, 0 to 36."
+        hint={t('assetsPage.decimalsOnce')}
       />
     </ActionForm>
   );
@@ -44,6 +45,7 @@ function SetDecimals({ asset, onSaved }: { asset: Asset; onSaved: () => void }) 
 export function AssetsPage() {
   const session = useSession();
   const assets = useLoad((signal) => session.api.get('/admin/v1/reward-assets', { signal }), []);
+  const { t, formatDateTime } = useConsoleText();
   const create = async (form: FormData) => {
     const decimals = field(form, 'decimals');
     await session.api.post('/admin/v1/reward-assets', {
@@ -58,11 +60,16 @@ export function AssetsPage() {
   return (
     <>
       <SectionTitle section="assets" />
-      <LoadedList state={assets} label="assets" empty="No reward assets yet.">
+      <LoadedList state={assets} label={t('assetsPage.list')} empty={t('assetsPage.none')}>
         {(items) => (
           <DataTable
-            caption="Reward assets"
-            columns={['Symbol', 'Name', { label: 'Decimals', numeric: true }, 'Created']}
+            caption={t('assetsPage.caption')}
+            columns={[
+              t('assetsPage.symbol'),
+              t('assetsPage.name'),
+              { label: t('assetsPage.decimals'), numeric: true },
+              t('assetsPage.created'),
+            ]}
           >
             {items.map((a) => (
               <tr key={a.id}>
@@ -77,7 +84,7 @@ export function AssetsPage() {
                     (session.canWrite ? (
                       <SetDecimals asset={a} onSaved={assets.reload} />
                     ) : (
-                      <span className="badge danger">not set</span>
+                      <span className="badge danger">{t('assetsPage.notSet')}</span>
                     ))}
                 </td>
                 <td>{formatDateTime(a.createdAt)}</td>
@@ -88,22 +95,28 @@ export function AssetsPage() {
       </LoadedList>
       {session.canWrite && (
         <ActionForm
-          heading="Create a reward asset"
-          failure="The asset was not created"
-          submit="Create asset"
+          heading={t('assetsPage.create')}
+          failure={t('assetsPage.notCreated')}
+          submit={t('assetsPage.submit')}
           resetOnSuccess
           onSubmit={create}
         >
-          <TextField label="Symbol" name="symbol" required maxLength={16} hint="Short, e.g. PNT." />
-          <TextField label="Name" name="name" required maxLength={200} />
           <TextField
-            label="Decimals"
+            label={t('assetsPage.symbol')}
+            name="symbol"
+            required
+            maxLength={16}
+            hint={t('assetsPage.symbolHint')}
+          />
+          <TextField label={t('assetsPage.name')} name="name" required maxLength={200} />
+          <TextField
+            label={t('assetsPage.decimals')}
             name="decimals"
             type="number"
             min={0}
             max={36}
             step={1}
-            hint="Digits after the point, 0 to 36. May be set later, but must be set before the asset backs a reward."
+            hint={t('assetsPage.decimalsHint')}
           />
         </ActionForm>
       )}
