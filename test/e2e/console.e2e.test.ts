@@ -245,7 +245,7 @@ describe.skipIf(!runBrowser)('the operator console', () => {
     await context.close();
   });
 
-  it('the partners, budgets and assets pages speak Korean: tables, forms and hints', async () => {
+  it('the partners, budgets, assets and promotions pages speak Korean: tables, forms and hints', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       const { context, page } = await openConsole(viewport, 'ko');
       await page.goto(`${appUrl}/console/partners`);
@@ -265,6 +265,11 @@ describe.skipIf(!runBrowser)('the operator console', () => {
       await page.goto(`${appUrl}/console/assets`);
       await page.getByRole('columnheader', { name: '소수 자릿수' }).first().waitFor({ state: 'attached' });
       await page.getByRole('heading', { name: '보상 자산 만들기' }).waitFor();
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.goto(`${appUrl}/console/promotions`);
+      await page.getByRole('heading', { name: '프로모션 만들기' }).waitFor();
+      await page.getByRole('button', { name: '프로모션 보기' }).waitFor();
+      await page.getByLabel('시간대').waitFor();
       expect(await layoutProblems(page)).toEqual([]);
       await context.close();
     }

@@ -1,27 +1,21 @@
 // Promotions: filtered by partner and status, and a form to create one.
 import { SectionTitle } from '../components/PageHeader.tsx';
-import { formatDateTime } from '../../shared/format.ts';
 import { Link, navigate, useLocation } from '../../shared/router.ts';
 import { SelectField, StatusBadge, TextField, useLoad } from '../../shared/ui.tsx';
-import {
-  LIST_LIMIT,
-  partnerOptions,
-  PROMOTION_STATUSES,
-  PROMOTION_TYPES,
-  usePartnerList,
-  withAny,
-} from '../choices.ts';
+import { LIST_LIMIT, partnerOptions, usePartnerList, withAny } from '../choices.ts';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { DataTable } from '../../shared/data-table.tsx';
 import { FilterForm } from '../components/FilterForm.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { choice, field, localToInstant } from '../forms.ts';
+import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import type { Promotion } from '../types.ts';
 import { TitleFields, titlesBody } from '../components/TitleFields.tsx';
 
 export function PromotionsPage() {
   const session = useSession();
+  const { t, formatDateTime } = useConsoleText();
   const { search } = useLocation();
   const partnerId = search.get('partnerId') ?? '';
   const status = search.get('status') ?? '';
@@ -60,38 +54,55 @@ export function PromotionsPage() {
 
   const choices = partnerOptions(partners.data?.items);
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const statuses = [
+    { value: 'ACTIVE', label: t('promotionsPage.active') },
+    { value: 'INACTIVE', label: t('promotionsPage.inactive') },
+  ];
+  const types = [
+    { value: 'COMPOSITE', label: t('promotionsPage.composite') },
+    { value: 'DAILY_CHECK', label: t('promotionsPage.dailyCheck') },
+  ];
 
   return (
     <>
       <SectionTitle section="promotions" />
       <FilterForm
-        label="Filter promotions"
+        label={t('promotionsPage.filter')}
         path="/console/promotions"
         names={['partnerId', 'status']}
         reload={promotions.reload}
         submit={
           <button type="submit" className="secondary">
-            Show promotions
+            {t('promotionsPage.show')}
           </button>
         }
       >
         <SelectField
-          label="Partner"
+          label={t('promotionsPage.partner')}
           name="partnerId"
           defaultValue={partnerId}
           key={`p-${partnerId}-${choices.length}`}
-          options={withAny('All partners', choices)}
+          options={withAny(t('promotionsPage.allPartners'), choices)}
         />
         <SelectField
-          label="Status"
+          label={t('promotionsPage.status')}
           name="status"
           defaultValue={status}
-          options={withAny('Any status', [...PROMOTION_STATUSES].reverse())}
+          options={withAny(t('promotionsPage.anyStatus'), statuses)}
         />
       </FilterForm>
-      <LoadedList state={promotions} label="promotions" empty="No promotions match.">
+      <LoadedList state={promotions} label={t('promotionsPage.list')} empty={t('promotionsPage.none')}>
         {(items) => (
-          <DataTable caption="Promotions" columns={['Title', 'Partner', 'Type', 'Status', 'Starts']}>
+          <DataTable
+            caption={t('promotionsPage.caption')}
+            columns={[
+              t('promotionsPage.title'),
+              t('promotionsPage.partner'),
+              t('promotionsPage.type'),
+              t('promotionsPage.status'),
+              t('promotionsPage.starts'),
+            ]}
+          >
             {items.map((p) => (
               <tr key={p.id}>
                 <td>
@@ -111,47 +122,49 @@ export function PromotionsPage() {
 
       {session.canWrite && (
         <ActionForm
-          heading="Create a promotion"
-          failure="The promotion was not created"
-          submit="Create promotion"
+          heading={t('promotionsPage.create')}
+          failure={t('promotionsPage.notCreated')}
+          submit={t('promotionsPage.submit')}
           onSubmit={create}
           unavailable={
-            choices.length === 0 ? <p className="notice warn">Register a partner first.</p> : undefined
+            choices.length === 0 ? (
+              <p className="notice warn">{t('promotionsPage.needPartner')}</p>
+            ) : undefined
           }
         >
           <SelectField
-            label="Partner"
+            label={t('promotionsPage.partner')}
             name="partnerId"
             defaultValue={partnerId}
             key={`np-${choices.length}`}
             options={choices}
             required
           />
-          <SelectField label="Type" name="type" options={PROMOTION_TYPES} />
-          <TextField label="Title" name="title" required maxLength={200} />
+          <SelectField label={t('promotionsPage.type')} name="type" options={types} />
+          <TextField label={t('promotionsPage.title')} name="title" required maxLength={200} />
           <TitleFields />
           <TextField
-            label="Time zone"
+            label={t('promotionsPage.timezone')}
             name="timezone"
             defaultValue="Asia/Seoul"
             required
-            hint="IANA name; days and weeks of missions are counted in it."
+            hint={t('promotionsPage.timezoneHint')}
           />
           <TextField
-            label="Starts"
+            label={t('promotionsPage.starts')}
             name="startAt"
             type="datetime-local"
             required
-            hint={`In your time zone (${browserZone}).`}
+            hint={t('promotionsPage.startsHint', { zone: browserZone })}
           />
-          <TextField label="Ends (optional)" name="endAt" type="datetime-local" />
+          <TextField label={t('promotionsPage.ends')} name="endAt" type="datetime-local" />
           <SelectField
-            label="Status"
+            label={t('promotionsPage.status')}
             name="status"
-            hint="Once active, the partner, type, start and time zone are locked."
+            hint={t('promotionsPage.statusHint')}
             options={[
-              { value: 'INACTIVE', label: 'Inactive (draft)' },
-              { value: 'ACTIVE', label: 'Active' },
+              { value: 'INACTIVE', label: t('promotionsPage.inactiveDraft') },
+              { value: 'ACTIVE', label: t('promotionsPage.active') },
             ]}
           />
         </ActionForm>
