@@ -301,6 +301,9 @@ describe.skipIf(!runBrowser)('the operator console', () => {
   it('users: found by partner user id (link and progress, unlink after confirming) and by platform account', async () => {
     const { context, page } = await openConsole(PHONE, 'ko');
     await page.goto(`${appUrl}/console/users`);
+    // The search form is drawn again once the partner list has loaded (its partner choice defaults to
+    // the first one): fill it after that, or the account typed is lost.
+    await page.locator('option', { hasText: 'Test partner' }).first().waitFor({ state: 'attached' });
     await page.getByLabel('플랫폼 계정 ID').fill(ids.account);
     await page.getByRole('button', { name: '사용자 찾기' }).click();
     await page.getByRole('link', { name: 'mina' }).click();
