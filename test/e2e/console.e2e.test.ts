@@ -396,6 +396,15 @@ describe.skipIf(!runBrowser)('the operator console', () => {
     await page.getByRole('heading', { name: 'プロモーションを作成' }).waitFor();
     await page.getByRole('button', { name: 'プロモーションを表示' }).waitFor();
     expect(await layoutProblems(page)).toEqual([]);
+    // The service's refusal in Japanese words too, with its code and its own message after them.
+    await page.getByLabel('タイトル', { exact: true }).fill('火星のプロモーション');
+    await page.getByLabel('タイムゾーン', { exact: true }).fill('Mars/Olympus');
+    await page.getByLabel('開始', { exact: true }).fill('2026-12-01T10:00');
+    await page.getByRole('button', { name: 'プロモーションを作成' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'プロモーションを作成できませんでした' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('タイムゾーンの名前ではありません');
+    expect(await alert.textContent()).toMatch(/エラー \d+ INVALID_TIMEZONE/);
     await context.close();
   });
 

@@ -2,6 +2,7 @@
 // fields, status badges.
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError } from './error-words.ts';
 
 export interface Loaded<T> {
@@ -44,8 +45,10 @@ export function useLoad<T>(
 
 /** An error from the service in words, with its code and the service's message. */
 export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
+  // The page's own language (each page provides its i18next instance); hooks run before any return.
+  const { i18n } = useTranslation();
   if (error === undefined || error === null) return null;
-  const { summary, reference, detail } = describeError(error);
+  const { summary, reference, detail } = describeError(error, i18n.resolvedLanguage ?? i18n.language);
   return (
     <div className="notice error" role="alert">
       <p>
