@@ -276,6 +276,92 @@ describe.skipIf(!runBrowser)('the operator console', () => {
     }
   });
 
+  it('the promotion, chain and webhooks pages speak Korean: settings, missions, networks, reconciliation and endpoints', async () => {
+    // A disabled endpoint (nothing new is sent to it) with one failed message and its attempt.
+    const db = ctx.database.db;
+    const at = new Date().toISOString();
+    await db
+      .insertInto('webhook_endpoints')
+      .values({
+        id: 'whe_console_ko',
+        partner_id: setup.partnerId,
+        url: 'https://partner.example/hooks',
+        description: null,
+        events: ['claim.succeeded'],
+        enabled: false,
+        secret: 'whsec_console_ko',
+        previous_secret: null,
+        previous_secret_expires_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await db
+      .insertInto('webhook_messages')
+      .values({
+        id: 'msg_console_ko',
+        endpoint_id: 'whe_console_ko',
+        partner_id: setup.partnerId,
+        event_type: 'claim.succeeded',
+        rank: 0,
+        payload: '{}',
+        status: 'FAILED',
+        attempts: 1,
+        next_attempt_at: at,
+        last_error: 'HTTP 500',
+        created_at: at,
+      })
+      .execute();
+    await db
+      .insertInto('webhook_attempts')
+      .values({
+        message_id: 'msg_console_ko',
+        attempted_at: at,
+        status_code: 500,
+        error: null,
+        duration_ms: 42,
+      })
+      .execute();
+    for (const viewport of [PHONE, DESKTOP]) {
+      const { context, page } = await openConsole(viewport, 'ko');
+      await page.goto(`${appUrl}/console/promotions/${setup.promotionId}`);
+      await page.getByRole('heading', { name: '미션 그룹과 미션' }).waitFor();
+      await page.getByRole('columnheader', { name: '반복' }).first().waitFor({ state: 'attached' });
+      await page.getByRole('cell', { name: '매일' }).first().waitFor({ state: 'attached' });
+      await page.getByRole('button', { name: '프로모션 저장' }).waitFor();
+      await page.getByLabel('그룹 제목').waitFor();
+      expect(await page.getByLabel('상태', { exact: true }).locator('option').allTextContents()).toEqual([
+        '비활성',
+        '활성',
+      ]);
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.goto(`${appUrl}/console/chain`);
+      await page.getByRole('heading', { name: '네트워크 추가' }).waitFor();
+      await page.getByLabel('토큰 컨트랙트 주소').waitFor();
+      await page.getByRole('button', { name: '지금 대사 실행' }).click();
+      await page.getByRole('columnheader', { name: '확정된 지급' }).first().waitFor({ state: 'attached' });
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.goto(`${appUrl}/console/webhooks`);
+      await page.getByRole('heading', { name: '새 엔드포인트 등록' }).waitFor();
+      await page.getByRole('button', { name: '엔드포인트 등록' }).waitFor();
+      await page.getByRole('group', { name: '이벤트' }).waitFor();
+      await page.getByRole('button', { name: '활성화 https://partner.example/hooks' }).waitFor();
+      const message = page.locator('li', { hasText: 'msg_console_ko' });
+      expect(await message.textContent()).toContain('시도 1회');
+      await message.getByRole('button', { name: '시도 내역 보기 (msg_console_ko)' }).click();
+      await message.getByRole('columnheader', { name: '상태 코드' }).waitFor({ state: 'attached' });
+      await message.getByRole('cell', { name: '500' }).waitFor({ state: 'attached' });
+      expect(await page.getByLabel('상태', { exact: true }).locator('option').allTextContents()).toEqual([
+        '모든 상태',
+        '대기 중',
+        '전달됨',
+        '실패',
+      ]);
+      expect(await layoutProblems(page)).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('admin credentials: created with a role, the secret shown once and working, then revoked', async () => {
     const { context, page } = await openConsole(PHONE);
     await page.goto(`${appUrl}/console/credentials`);

@@ -1,7 +1,6 @@
 // One promotion: its facts and settings, its mission groups and missions, and the reward each
 // mission or group pays (the parts live in ./promotion/).
 import { useState } from 'react';
-import { formatDateTime } from '../../shared/format.ts';
 import { Link } from '../../shared/router.ts';
 import { ErrorNotice, LoadState, TextField, useLoad } from '../../shared/ui.tsx';
 import { useBudgetList, usePartnerList } from '../choices.ts';
@@ -9,6 +8,7 @@ import { StreakRewards } from './promotion/StreakRewards.tsx';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { BackLink, Facts, PageTitle } from '../components/PageHeader.tsx';
 import { field } from '../forms.ts';
+import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import type { Promotion } from '../types.ts';
 import { MissionGroupSection } from './promotion/MissionGroupSection.tsx';
@@ -17,6 +17,7 @@ import { TitleFields, titlesBody } from '../components/TitleFields.tsx';
 
 export function PromotionPage({ id }: { id: string }) {
   const session = useSession();
+  const { t, formatDateTime } = useConsoleText();
   const path = { promotionId: id };
   const promotion = useLoad(
     (signal) => session.api.get('/admin/v1/promotions/{promotionId}', { path, signal }),
@@ -46,22 +47,22 @@ export function PromotionPage({ id }: { id: string }) {
 
   return (
     <>
-      <BackLink to="/console/promotions">Promotions</BackLink>
-      <LoadState state={promotion} label="the promotion">
+      <BackLink to="/console/promotions">{t('nav.promotions')}</BackLink>
+      <LoadState state={promotion} label={t('promotionPage.loading')}>
         {() =>
           shown && (
             <>
               <PageTitle title={shown.title} status={shown.status} />
               <Facts
                 facts={[
-                  ['Promotion id', <code>{shown.id}</code>],
+                  [t('promotionPage.id'), <code>{shown.id}</code>],
                   [
-                    'Partner',
+                    t('promotionPage.partner'),
                     <Link to={`/console/partners/${shown.partnerId}`}>{partnerName ?? shown.partnerId}</Link>,
                   ],
                   [
-                    'First active',
-                    shown.activatedAt ? formatDateTime(shown.activatedAt) : 'never (all fields may change)',
+                    t('promotionPage.firstActive'),
+                    shown.activatedAt ? formatDateTime(shown.activatedAt) : t('promotionPage.neverActive'),
                   ],
                 ]}
               />
@@ -75,12 +76,12 @@ export function PromotionPage({ id }: { id: string }) {
               {shown.type === 'DAILY_CHECK' && (
                 <StreakRewards promotionId={shown.id} budgets={budgets.data?.items ?? []} />
               )}
-              <h2>Mission groups and missions</h2>
-              <ErrorNotice error={rewards.error} title="Rewards could not be shown" />
-              <LoadState state={groups} label="mission groups">
+              <h2>{t('promotionPage.groups')}</h2>
+              <ErrorNotice error={rewards.error} title={t('promotionPage.rewardsNotShown')} />
+              <LoadState state={groups} label={t('promotionPage.groupsLoading')}>
                 {(data) => (
                   <>
-                    {data.items.length === 0 && <p>No mission groups yet: add one, then its missions.</p>}
+                    {data.items.length === 0 && <p>{t('promotionPage.noGroups')}</p>}
                     {data.items.map((g) => (
                       <MissionGroupSection
                         key={g.id}
@@ -96,14 +97,14 @@ export function PromotionPage({ id }: { id: string }) {
               </LoadState>
               {session.canWrite && (
                 <ActionForm
-                  heading="Add a mission group"
+                  heading={t('promotionPage.addGroup')}
                   headingLevel={3}
-                  failure="The group was not created"
-                  submit="Add group"
+                  failure={t('promotionPage.groupNotCreated')}
+                  submit={t('promotionPage.addGroupSubmit')}
                   resetOnSuccess
                   onSubmit={addGroup}
                 >
-                  <TextField label="Group title" name="title" required maxLength={200} />
+                  <TextField label={t('promotionPage.groupTitle')} name="title" required maxLength={200} />
                   <TitleFields />
                 </ActionForm>
               )}

@@ -2,21 +2,23 @@
 // contract or the native coin), and the reconciliation of reward wallets with what is on chain.
 import { SectionTitle } from '../../components/PageHeader.tsx';
 import { useState } from 'react';
-import { formatDateTime } from '../../../shared/format.ts';
 import { ErrorNotice, TextField, useLoad } from '../../../shared/ui.tsx';
 import { DataTable } from '../../../shared/data-table.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { LoadedList } from '../../components/LoadedList.tsx';
 import { field } from '../../forms.ts';
+import { useConsoleText } from '../../i18n.ts';
 import { useSession } from '../../session.tsx';
 import type { AnswerOf } from '../../../shared/api-client.ts';
 
 type Reconciliation = AnswerOf<'get', '/admin/v1/reward-wallets/reconcile'>;
+type ChainAsset = AnswerOf<'post', '/admin/v1/chain-assets'>;
 
 export function ChainPage() {
   const session = useSession();
+  const { t, formatDateTime } = useConsoleText();
   const networks = useLoad((signal) => session.api.get('/admin/v1/chain-networks', { signal }), []);
-  const [created, setCreated] = useState<string | null>(null);
+  const [created, setCreated] = useState<ChainAsset | null>(null);
   const [report, setReport] = useState<Reconciliation | null>(null);
   const [reconcileError, setReconcileError] = useState<unknown>(undefined);
   const createNetwork = async (form: FormData) => {
@@ -42,7 +44,7 @@ export function ChainPage() {
         ...(token !== '' && { tokenAddress: token }),
       },
     });
-    setCreated(`${asset.symbol} (${asset.id}), ${asset.decimals ?? 'no'} decimals`);
+    setCreated(asset);
   };
   const reconcile = async () => {
     setReconcileError(undefined);
@@ -55,18 +57,18 @@ export function ChainPage() {
   return (
     <>
       <SectionTitle section="chain" />
-      <h2>Networks</h2>
-      <LoadedList state={networks} label="networks" empty="No chain network yet.">
+      <h2>{t('chainPage.networks')}</h2>
+      <LoadedList state={networks} label={t('chainPage.networksLoading')} empty={t('chainPage.noNetworks')}>
         {(items) => (
           <DataTable
-            caption="Chain networks"
+            caption={t('chainPage.networksCaption')}
             columns={[
-              'Name',
-              { label: 'Chain id', numeric: true },
-              'RPC',
-              { label: 'Confirmations', numeric: true },
-              'Explorer',
-              'Created',
+              t('chainPage.name'),
+              { label: t('chainPage.chainId'), numeric: true },
+              t('chainPage.rpc'),
+              { label: t('chainPage.confirmations'), numeric: true },
+              t('chainPage.explorer'),
+              t('chainPage.created'),
             ]}
           >
             {items.map((n) => (
@@ -91,24 +93,24 @@ export function ChainPage() {
       {session.canWrite && (
         <>
           <ActionForm
-            heading="Add a network"
-            failure="The network was not saved"
-            submit="Add network"
+            heading={t('chainPage.addNetwork')}
+            failure={t('chainPage.networkNotSaved')}
+            submit={t('chainPage.addNetworkSubmit')}
             resetOnSuccess
             onSubmit={createNetwork}
           >
-            <TextField label="Network name" name="name" required maxLength={100} />
+            <TextField label={t('chainPage.networkName')} name="name" required maxLength={100} />
             <TextField
-              label="Chain id"
+              label={t('chainPage.chainId')}
               name="chainId"
               type="number"
               min={1}
               required
-              hint="Checked against the RPC endpoint's eth_chainId."
+              hint={t('chainPage.chainIdHint')}
             />
-            <TextField label="RPC URL" name="rpcUrl" type="url" required />
+            <TextField label={t('chainPage.rpcUrl')} name="rpcUrl" type="url" required />
             <TextField
-              label="Confirmations"
+              label={t('chainPage.confirmations')}
               name="confirmations"
               type="number"
               min={1}
@@ -116,52 +118,56 @@ export function ChainPage() {
               defaultValue="1"
             />
             <TextField
-              label="Explorer transaction URL"
+              label={t('chainPage.explorerTxUrl')}
               name="explorerTxUrl"
-              hint="With {hash} where the transaction hash goes."
+              hint={t('chainPage.explorerTxUrlHint')}
             />
           </ActionForm>
           <ActionForm
-            heading="Add an asset on a chain"
-            failure="The asset was not created"
-            submit="Create chain asset"
+            heading={t('chainPage.addAsset')}
+            failure={t('chainPage.assetNotCreated')}
+            submit={t('chainPage.createAsset')}
             resetOnSuccess
             onSubmit={createAsset}
           >
-            <TextField label="Network id" name="networkId" required />
-            <TextField label="Asset symbol" name="symbol" required maxLength={16} />
-            <TextField label="Asset name" name="name" required maxLength={200} />
+            <TextField label={t('chainPage.networkId')} name="networkId" required />
+            <TextField label={t('chainPage.assetSymbol')} name="symbol" required maxLength={16} />
+            <TextField label={t('chainPage.assetName')} name="name" required maxLength={200} />
             <TextField
-              label="Token contract address"
+              label={t('chainPage.tokenAddress')}
               name="tokenAddress"
               pattern="0x[0-9a-fA-F]{40}"
-              hint="Empty: the network's native coin. A token's decimals are read from the contract."
+              hint={t('chainPage.tokenAddressHint')}
             />
           </ActionForm>
           {created && (
             <p role="status">
-              Created {created}. It is listed under Reward assets; create budgets on it there.
+              {created.decimals === null
+                ? t('chainPage.assetCreatedNoDecimals', { symbol: created.symbol, id: created.id })
+                : t('chainPage.assetCreated', {
+                    symbol: created.symbol,
+                    id: created.id,
+                    count: created.decimals,
+                  })}
             </p>
           )}
         </>
       )}
-      <h2>Reconciliation</h2>
-      <p className="muted">
-        Each reward wallet's transfers on chain against the payouts confirmed in the database.
-      </p>
+      <h2>{t('chainPage.reconciliation')}</h2>
+      <p className="muted">{t('chainPage.reconciliationIntro')}</p>
       <button type="button" onClick={() => void reconcile()}>
-        Reconcile now
+        {t('chainPage.reconcile')}
       </button>
-      <ErrorNotice error={reconcileError} title="Not reconciled" />
+      <ErrorNotice error={reconcileError} title={t('chainPage.notReconciled')} />
       {report && (
         <DataTable
-          caption="Reconciliation"
+          caption={t('chainPage.reconciliation')}
           columns={[
-            'Wallet',
-            'Budget',
-            { label: 'Confirmed payouts', numeric: true },
-            { label: 'Transfers on chain', numeric: true },
-            'Differences',
+            t('chainPage.wallet'),
+            t('streaks.budget'),
+            { label: t('chainPage.confirmedPayouts'), numeric: true },
+            { label: t('chainPage.transfersOnChain'), numeric: true },
+            t('chainPage.differences'),
           ]}
         >
           {report.items.map((r) => (
@@ -176,7 +182,7 @@ export function ChainPage() {
               <td className="number">{r.transfersOnChain}</td>
               <td data-testid="reconcile-differences">
                 {r.differences.length === 0
-                  ? 'none'
+                  ? t('chainPage.noDifferences')
                   : r.differences.map((d) => `${d.kind}: ${d.detail}`).join('; ')}
               </td>
             </tr>

@@ -2,14 +2,14 @@
 // missions in a table, and a form to add one.
 import { useState } from 'react';
 import { SelectField, TextField, useLoad } from '../../../shared/ui.tsx';
-import { RECURRENCES } from '../../choices.ts';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { DataTable } from '../../../shared/data-table.tsx';
 import { LoadedList } from '../../components/LoadedList.tsx';
 import { choice, field } from '../../forms.ts';
+import { useConsoleText } from '../../i18n.ts';
 import { useSession } from '../../session.tsx';
 import type { Budget, MissionGroup, Promotion, Recurrence, RewardView } from '../../types.ts';
-import { MissionRow } from './MissionRow.tsx';
+import { MissionRow, RECURRENCES } from './MissionRow.tsx';
 import { RewardForm, RewardText } from './RewardForm.tsx';
 import { TitleFields, titlesBody } from '../../components/TitleFields.tsx';
 
@@ -27,6 +27,7 @@ export function MissionGroupSection({
   onRewardsChanged: () => void;
 }) {
   const session = useSession();
+  const { t } = useConsoleText();
   const missions = useLoad(
     (signal) =>
       session.api.get('/admin/v1/mission-groups/{groupId}/missions', { path: { groupId: group.id }, signal }),
@@ -58,8 +59,7 @@ export function MissionGroupSection({
       <h3 id={headingId}>{group.title}</h3>
       {promotion.type === 'COMPOSITE' && (
         <p>
-          Group reward (paid when every mission of the group is completed in a period):{' '}
-          <RewardText reward={groupReward} />{' '}
+          {t('promotionPage.groupReward')} <RewardText reward={groupReward} />{' '}
           {session.canWrite && (
             <button
               type="button"
@@ -67,8 +67,11 @@ export function MissionGroupSection({
               aria-expanded={groupRewardOpen}
               onClick={() => setGroupRewardOpen(!groupRewardOpen)}
             >
-              {groupRewardOpen ? 'Close' : 'Change'}
-              <span className="visually-hidden"> group reward of {group.title}</span>
+              {groupRewardOpen ? t('promotionPage.close') : t('promotionPage.change')}
+              <span className="visually-hidden">
+                {' '}
+                {t('promotionPage.groupRewardOf', { title: group.title })}
+              </span>
             </button>
           )}
         </p>
@@ -81,16 +84,20 @@ export function MissionGroupSection({
           onChanged={onRewardsChanged}
         />
       )}
-      <LoadedList state={missions} label="missions" empty="No missions in this group yet.">
+      <LoadedList
+        state={missions}
+        label={t('promotionPage.missionsLoading')}
+        empty={t('promotionPage.noMissions')}
+      >
         {(items) => (
           <DataTable
-            caption={`Missions of ${group.title}`}
+            caption={t('promotionPage.missionsOf', { title: group.title })}
             columns={[
-              'Mission',
-              'Recurrence',
-              { label: 'Target', numeric: true },
-              'Reward',
-              session.canWrite && 'Action',
+              t('promotionPage.mission'),
+              t('promotionPage.recurrence'),
+              { label: t('promotionPage.target'), numeric: true },
+              t('promotionPage.reward'),
+              session.canWrite && t('promotionPage.action'),
             ]}
           >
             {items.map((m) => (
@@ -107,37 +114,40 @@ export function MissionGroupSection({
       </LoadedList>
       {session.canWrite && (
         <details>
-          <summary>Add a mission to {group.title}</summary>
+          <summary>{t('promotionPage.addMissionTo', { title: group.title })}</summary>
           <ActionForm
-            label={`New mission in ${group.title}`}
-            failure="The mission was not created"
-            submit="Add mission"
+            label={t('promotionPage.newMissionIn', { title: group.title })}
+            failure={t('promotionPage.missionNotCreated')}
+            submit={t('promotionPage.addMission')}
             resetOnSuccess
             onSubmit={addMission}
           >
             <TextField
-              label="Mission key"
+              label={t('promotionPage.missionKey')}
               name="missionKey"
               required
               maxLength={128}
               pattern="[A-Za-z0-9][A-Za-z0-9._:\-]*"
-              hint="What the partner reports, unique per partner: letters, digits and . _ : -"
+              hint={t('promotionPage.missionKeyHint')}
             />
-            <TextField label="Title" name="title" required maxLength={200} />
+            <TextField label={t('promotionPage.title')} name="title" required maxLength={200} />
             <TitleFields />
             <SelectField
-              label="Recurrence"
+              label={t('promotionPage.recurrence')}
               name="recurrence"
               defaultValue={promotion.type === 'DAILY_CHECK' ? 'DAILY' : 'ONE_TIME'}
-              options={RECURRENCES}
+              options={RECURRENCES.map((value) => ({
+                value,
+                label: t(`promotionPage.recurrences.${value}`),
+              }))}
             />
             <TextField
-              label="Target (optional)"
+              label={t('promotionPage.targetOptional')}
               name="target"
               type="number"
               min={1}
               step={1}
-              hint="When set, a completion must report metadata.current at or above it."
+              hint={t('promotionPage.targetHint')}
             />
           </ActionForm>
         </details>

@@ -4,10 +4,14 @@ import { useState } from 'react';
 import { TextField } from '../../../shared/ui.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { field } from '../../forms.ts';
+import { useConsoleText } from '../../i18n.ts';
 import { useSession } from '../../session.tsx';
-import type { Budget, Mission, RewardView } from '../../types.ts';
+import type { Budget, Mission, Recurrence, RewardView } from '../../types.ts';
 import { RewardForm, RewardText } from './RewardForm.tsx';
 import { TitleFields, titlesBody, titlesOf } from '../../components/TitleFields.tsx';
+
+/** The API's recurrences, in the order the form offers them. */
+export const RECURRENCES: Recurrence[] = ['ONE_TIME', 'DAILY', 'WEEKLY', 'MONTHLY'];
 
 export function MissionRow({
   mission,
@@ -21,6 +25,7 @@ export function MissionRow({
   onChanged: () => void;
 }) {
   const session = useSession();
+  const { t } = useConsoleText();
   const [open, setOpen] = useState(false);
   const save = async (form: FormData) => {
     const target = field(form, 'target');
@@ -43,7 +48,7 @@ export function MissionRow({
           <br />
           <code className="muted">{mission.missionKey}</code>
         </td>
-        <td>{mission.recurrence.replace('_', ' ').toLowerCase()}</td>
+        <td>{t(`promotionPage.recurrenceWords.${mission.recurrence}`)}</td>
         <td className="number">{mission.target ?? '—'}</td>
         <td>
           <RewardText reward={reward} />
@@ -51,7 +56,8 @@ export function MissionRow({
         {session.canWrite && (
           <td>
             <button type="button" className="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
-              Edit<span className="visually-hidden"> {mission.title}</span>
+              {t('promotionPage.edit')}
+              <span className="visually-hidden"> {mission.title}</span>
             </button>
           </td>
         )}
@@ -60,31 +66,37 @@ export function MissionRow({
         <tr>
           <td colSpan={5}>
             <ActionForm
-              label={`Edit mission ${mission.title}`}
-              failure="The mission was not changed"
-              submit="Save mission"
+              label={t('promotionPage.editMission', { title: mission.title })}
+              failure={t('promotionPage.missionNotChanged')}
+              submit={t('promotionPage.saveMission')}
               onSubmit={save}
             >
               <TextField
-                label="Mission key"
+                label={t('promotionPage.missionKey')}
                 name="missionKey"
                 defaultValue={mission.missionKey}
                 disabled
-                hint="The key and recurrence never change: partners report by the key."
+                hint={t('promotionPage.missionKeyFixed')}
               />
-              <TextField label="Title" name="title" defaultValue={mission.title} required maxLength={200} />
+              <TextField
+                label={t('promotionPage.title')}
+                name="title"
+                defaultValue={mission.title}
+                required
+                maxLength={200}
+              />
               <TitleFields titles={titlesOf(mission)} />
               <TextField
-                label="Target"
+                label={t('promotionPage.target')}
                 name="target"
                 type="number"
                 min={1}
                 step={1}
                 defaultValue={mission.target ?? ''}
-                hint="Empty: no target; the partner's completion is enough."
+                hint={t('promotionPage.targetEmpty')}
               />
             </ActionForm>
-            <h4>Reward</h4>
+            <h4>{t('promotionPage.reward')}</h4>
             <RewardForm
               target={{ kind: 'missions', id: mission.id, label: mission.title }}
               budgets={budgets}

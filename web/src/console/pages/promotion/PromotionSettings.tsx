@@ -1,15 +1,14 @@
 // A promotion's settings form: partner, type, start and time zone are locked once it has been ACTIVE
 // (the service refuses changing them, 2102), so they are shown disabled and never sent.
 import { SelectField, TextField } from '../../../shared/ui.tsx';
-import { partnerOptions, PROMOTION_STATUSES, PROMOTION_TYPES } from '../../choices.ts';
+import { partnerOptions } from '../../choices.ts';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { choice, field, instantToLocal, localToInstant } from '../../forms.ts';
+import { useConsoleText } from '../../i18n.ts';
 import { useSession } from '../../session.tsx';
 import type { BodyOf } from '../../../shared/api-client.ts';
 import type { Partner, Promotion } from '../../types.ts';
 import { TitleFields, titlesBody, titlesOf } from '../../components/TitleFields.tsx';
-
-const LOCKED_HINT = 'Locked: the promotion has been active, so this can no longer change (error 2102).';
 
 export function PromotionSettings({
   promotion,
@@ -21,10 +20,14 @@ export function PromotionSettings({
   onSaved: (p: Promotion) => void;
 }) {
   const session = useSession();
+  const { t } = useConsoleText();
   const readOnly = !session.canWrite;
   // activatedAt is set for good the first time the promotion is ACTIVE.
   const locked = promotion.activatedAt !== null || readOnly;
-  const lockable = { disabled: locked, hint: promotion.activatedAt !== null ? LOCKED_HINT : undefined };
+  const lockable = {
+    disabled: locked,
+    hint: promotion.activatedAt !== null ? t('promotionPage.locked') : undefined,
+  };
   const save = async (form: FormData) => {
     const endAt = field(form, 'endAt');
     const body: BodyOf<'patch', '/admin/v1/promotions/{promotionId}'> = {
@@ -47,29 +50,32 @@ export function PromotionSettings({
   };
   return (
     <ActionForm
-      heading="Settings"
-      failure="The changes were not saved"
-      confirmation="Saved."
-      submit="Save promotion"
+      heading={t('promotionPage.settings')}
+      failure={t('promotionPage.notSaved')}
+      confirmation={t('promotionPage.saved')}
+      submit={t('promotionPage.save')}
       readOnly={readOnly}
       onSubmit={save}
     >
       <SelectField
-        label="Partner"
+        label={t('promotionsPage.partner')}
         name="partnerId"
         defaultValue={promotion.partnerId}
         {...lockable}
         options={partnerOptions(partners)}
       />
       <SelectField
-        label="Type"
+        label={t('promotionsPage.type')}
         name="type"
         defaultValue={promotion.type}
         {...lockable}
-        options={PROMOTION_TYPES}
+        options={[
+          { value: 'COMPOSITE', label: t('promotionsPage.composite') },
+          { value: 'DAILY_CHECK', label: t('promotionsPage.dailyCheck') },
+        ]}
       />
       <TextField
-        label="Title"
+        label={t('promotionsPage.title')}
         name="title"
         defaultValue={promotion.title}
         required
@@ -77,9 +83,15 @@ export function PromotionSettings({
         disabled={readOnly}
       />
       {!readOnly && <TitleFields titles={titlesOf(promotion)} />}
-      <TextField label="Time zone" name="timezone" defaultValue={promotion.timezone} required {...lockable} />
       <TextField
-        label="Starts"
+        label={t('promotionsPage.timezone')}
+        name="timezone"
+        defaultValue={promotion.timezone}
+        required
+        {...lockable}
+      />
+      <TextField
+        label={t('promotionsPage.starts')}
         name="startAt"
         type="datetime-local"
         defaultValue={instantToLocal(promotion.startAt)}
@@ -87,18 +99,21 @@ export function PromotionSettings({
         {...lockable}
       />
       <TextField
-        label="Ends (optional)"
+        label={t('promotionsPage.ends')}
         name="endAt"
         type="datetime-local"
         defaultValue={instantToLocal(promotion.endAt)}
         disabled={readOnly}
       />
       <SelectField
-        label="Status"
+        label={t('promotionsPage.status')}
         name="status"
         defaultValue={promotion.status}
         disabled={readOnly}
-        options={PROMOTION_STATUSES}
+        options={[
+          { value: 'INACTIVE', label: t('promotionsPage.inactive') },
+          { value: 'ACTIVE', label: t('promotionsPage.active') },
+        ]}
       />
     </ActionForm>
   );

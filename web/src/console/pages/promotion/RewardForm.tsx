@@ -4,15 +4,17 @@ import { useState } from 'react';
 import { formatUnits } from '../../../shared/format.ts';
 import { Link } from '../../../shared/router.ts';
 import { SelectField, TextField, useAction } from '../../../shared/ui.tsx';
-import { budgetOptions, REWARD_TYPES } from '../../choices.ts';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { field } from '../../forms.ts';
+import { useConsoleText } from '../../i18n.ts';
 import { useSession } from '../../session.tsx';
 import type { Budget, BudgetType, RewardView } from '../../types.ts';
 
 export function RewardText({ reward }: { reward: RewardView | undefined }) {
-  if (!reward) return <span className="muted">none</span>;
-  if (reward.type === 'LUCKY_DRAW') return <span>lucky-draw ticket ({reward.budgetName})</span>;
+  const { t } = useConsoleText();
+  if (!reward) return <span className="muted">{t('promotionPage.noReward')}</span>;
+  if (reward.type === 'LUCKY_DRAW')
+    return <span>{t('promotionPage.luckyTicketOf', { budget: reward.budgetName })}</span>;
   return (
     <span>
       {formatUnits(reward.amount ?? '0', reward.decimals)} {reward.assetSymbol}{' '}
@@ -41,6 +43,7 @@ export function RewardForm({
   onChanged: () => void;
 }) {
   const session = useSession();
+  const { t } = useConsoleText();
   const action = useAction();
   const [type, setType] = useState<BudgetType>(current?.type ?? 'FIXED');
   const matching = budgets.filter((b) => b.type === type);
@@ -66,52 +69,62 @@ export function RewardForm({
     });
   return (
     <ActionForm
-      label={`Reward of ${target.label}`}
+      label={t('promotionPage.rewardOf', { title: target.label })}
       className="inline-form"
-      failure="The reward was not changed"
-      submit="Set reward"
+      failure={t('promotionPage.rewardNotChanged')}
+      submit={t('promotionPage.setReward')}
       action={action}
       onSubmit={save}
       moreActions={
         current && (
           <button type="button" className="secondary" disabled={action.busy} onClick={remove}>
-            Remove reward
+            {t('promotionPage.removeReward')}
           </button>
         )
       }
       leading={
         <SelectField
-          label="Reward type"
+          label={t('promotionPage.rewardType')}
           name="type"
           value={type}
           onChange={(e) => setType(e.currentTarget.value as BudgetType)}
-          options={REWARD_TYPES}
+          options={[
+            { value: 'FIXED', label: t('promotionPage.fixedAmount') },
+            { value: 'LUCKY_DRAW', label: t('promotionPage.luckyTicket') },
+          ]}
         />
       }
       unavailable={
         matching.length === 0 ? (
           <p className="notice warn">
-            No {type === 'FIXED' ? 'fixed' : 'lucky-draw'} budget yet.{' '}
-            <Link to="/console/budgets">Create one</Link>.
+            {t(type === 'FIXED' ? 'promotionPage.noFixedBudget' : 'promotionPage.noLuckyBudget')}
+            <Link to="/console/budgets">{t('promotionPage.createBudgetLink')}</Link>
+            {t('promotionPage.createBudgetAfter')}
           </p>
         ) : undefined
       }
     >
       <SelectField
-        label="Budget"
+        label={t('streaks.budget')}
         name="budgetId"
         defaultValue={current?.budgetId}
-        options={budgetOptions(matching)}
+        options={matching.map((b) => ({
+          value: b.id,
+          label: t('promotionPage.budgetLeft', {
+            name: b.name,
+            left: `${formatUnits(b.remaining, b.decimals)} ${b.assetSymbol}`,
+          }),
+        }))}
       />
       {type === 'FIXED' && (
         <TextField
-          label="Amount per completion"
+          label={t('promotionPage.amount')}
           name="amount"
           inputMode="decimal"
           required
           pattern="[0-9]+(\.[0-9]+)?"
           defaultValue={current?.amount ?? ''}
-          hint="In whole units of the budget's asset, e.g. 10 or 2.5."
+          hint={t('promotionPage.amountHint')}
         />
       )}
     </ActionForm>

@@ -1,7 +1,6 @@
 // Webhooks: a partner's endpoints (register, enable/disable, roll the secret, which is shown once),
 // and the outbox's messages with each delivery attempt and a re-send (docs/webhooks.md).
 import { useState } from 'react';
-import { formatDateTime } from '../../../shared/format.ts';
 import { ErrorNotice, SelectField, StatusBadge, TextField, useAction, useLoad } from '../../../shared/ui.tsx';
 import { LIST_LIMIT, partnerOptions, usePartnerList, withAny } from '../../choices.ts';
 import { ActionForm } from '../../components/ActionForm.tsx';
@@ -9,6 +8,7 @@ import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { LoadedList } from '../../components/LoadedList.tsx';
 import { Facts, SectionTitle } from '../../components/PageHeader.tsx';
 import { field } from '../../forms.ts';
+import { useConsoleText } from '../../i18n.ts';
 import { useSession } from '../../session.tsx';
 
 /** The event types an endpoint may subscribe to (the API's enum). */
@@ -25,6 +25,9 @@ export const EVENT_TYPES = [
 ] as const;
 type EventType = (typeof EVENT_TYPES)[number];
 
+const MESSAGE_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
+type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
 interface Endpoint {
   id: string;
   partnerId: string;
@@ -37,14 +40,15 @@ interface Endpoint {
 
 /** A secret the service shows once: kept on screen until dismissed. */
 function ShownOnce({ secret, onDismiss }: { secret: string; onDismiss: () => void }) {
+  const { t } = useConsoleText();
   return (
     <div className="notice warn" role="status">
-      <p>The signing secret, shown only now: give it to the partner (their receiver verifies with it).</p>
+      <p>{t('webhooksPage.secretOnce')}</p>
       <p>
         <code>{secret}</code>
       </p>
       <button type="button" className="secondary" onClick={onDismiss}>
-        I have stored it
+        {t('secret.stored')}
       </button>
     </div>
   );
@@ -52,6 +56,7 @@ function ShownOnce({ secret, onDismiss }: { secret: string; onDismiss: () => voi
 
 function EndpointCard({ endpoint, onChanged }: { endpoint: Endpoint; onChanged: () => void }) {
   const session = useSession();
+  const { t, formatDateTime } = useConsoleText();
   const action = useAction();
   const [secret, setSecret] = useState<string>();
   const headingId = `endpoint-${endpoint.id}`;
@@ -78,29 +83,26 @@ function EndpointCard({ endpoint, onChanged }: { endpoint: Endpoint; onChanged: 
       </h3>
       <Facts
         facts={[
-          ['Partner', endpoint.partnerId],
-          ['Events', endpoint.events.join(', ')],
-          ['Created', formatDateTime(endpoint.createdAt)],
+          [t('webhooksPage.partner'), endpoint.partnerId],
+          [t('webhooksPage.events'), endpoint.events.join(', ')],
+          [t('webhooksPage.created'), formatDateTime(endpoint.createdAt)],
           endpoint.previousSecretExpiresAt !== null && [
-            'Previous secret signs until',
+            t('webhooksPage.previousSecretUntil'),
             formatDateTime(endpoint.previousSecretExpiresAt),
           ],
         ]}
       />
       {secret && <ShownOnce secret={secret} onDismiss={() => setSecret(undefined)} />}
-      <ErrorNotice error={action.error} title="The endpoint was not changed" />
+      <ErrorNotice error={action.error} title={t('webhooksPage.endpointNotChanged')} />
       {session.canWrite && (
         <div className="actions">
           <button type="button" className="secondary" disabled={action.busy} onClick={toggle}>
-            {endpoint.enabled ? 'Disable' : 'Enable'}
+            {endpoint.enabled ? t('webhooksPage.disable') : t('webhooksPage.enable')}
             <span className="visually-hidden"> {endpoint.url}</span>
           </button>
-          <ConfirmButton
-            disabled={action.busy}
-            question="Roll the secret? The old one keeps signing for 24 hours."
-            onConfirmed={roll}
-          >
-            Roll secret<span className="visually-hidden"> {endpoint.url}</span>
+          <ConfirmButton disabled={action.busy} question={t('webhooksPage.rollQuestion')} onConfirmed={roll}>
+            {t('webhooksPage.roll')}
+            <span className="visually-hidden"> {endpoint.url}</span>
           </ConfirmButton>
         </div>
       )}
@@ -121,6 +123,7 @@ interface Message {
 
 function MessageRow({ message, onChanged }: { message: Message; onChanged: () => void }) {
   const session = useSession();
+  const { t, formatDateTime, formatNumber } = useConsoleText();
   const action = useAction();
   const [open, setOpen] = useState(false);
   const detail = useLoad(
@@ -139,32 +142,37 @@ function MessageRow({ message, onChanged }: { message: Message; onChanged: () =>
     <li className="card">
       <p>
         <strong>{message.eventType}</strong> <StatusBadge status={message.status} /> <code>{message.id}</code>{' '}
-        · {formatDateTime(message.createdAt)} · {message.attempts} attempt{message.attempts === 1 ? '' : 's'}
+        · {formatDateTime(message.createdAt)} ·{' '}
+        {t('webhooksPage.attempts', { count: message.attempts, shown: formatNumber(message.attempts) })}
         {message.nextAttemptAt && message.status === 'PENDING' && (
-          <> · next {formatDateTime(message.nextAttemptAt)}</>
+          <> · {t('webhooksPage.next', { at: formatDateTime(message.nextAttemptAt) })}</>
         )}
       </p>
-      {message.lastError && <p className="muted">Last error: {message.lastError}</p>}
-      <ErrorNotice error={action.error} title="The message was not re-sent" />
+      {message.lastError && (
+        <p className="muted">{t('webhooksPage.lastError', { error: message.lastError })}</p>
+      )}
+      <ErrorNotice error={action.error} title={t('webhooksPage.notResent')} />
       <div className="actions">
         <button type="button" className="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
-          {open ? 'Hide' : 'Show'} attempts<span className="visually-hidden"> of {message.id}</span>
+          {open ? t('webhooksPage.hideAttempts') : t('webhooksPage.showAttempts')}
+          <span className="visually-hidden"> {t('webhooksPage.ofMessage', { id: message.id })}</span>
         </button>
         {session.canWrite && (
           <button type="button" className="secondary" disabled={action.busy} onClick={resend}>
-            Re-send<span className="visually-hidden"> {message.id}</span>
+            {t('webhooksPage.resend')}
+            <span className="visually-hidden"> {message.id}</span>
           </button>
         )}
       </div>
       {open && detail.data && (
         <table>
-          <caption className="visually-hidden">Attempts of {message.id}</caption>
+          <caption className="visually-hidden">{t('webhooksPage.attemptsOf', { id: message.id })}</caption>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Status code</th>
-              <th scope="col">Error</th>
-              <th scope="col">Duration</th>
+              <th scope="col">{t('webhooksPage.when')}</th>
+              <th scope="col">{t('webhooksPage.statusCode')}</th>
+              <th scope="col">{t('webhooksPage.error')}</th>
+              <th scope="col">{t('webhooksPage.duration')}</th>
             </tr>
           </thead>
           <tbody>
@@ -173,7 +181,7 @@ function MessageRow({ message, onChanged }: { message: Message; onChanged: () =>
                 <td>{formatDateTime(a.attemptedAt)}</td>
                 <td>{a.statusCode ?? '—'}</td>
                 <td>{a.error ?? '—'}</td>
-                <td>{a.durationMs} ms</td>
+                <td>{t('webhooksPage.ms', { ms: formatNumber(a.durationMs) })}</td>
               </tr>
             ))}
           </tbody>
@@ -185,6 +193,7 @@ function MessageRow({ message, onChanged }: { message: Message; onChanged: () =>
 
 export function WebhooksPage() {
   const session = useSession();
+  const { t } = useConsoleText();
   const partners = usePartnerList();
   const [status, setStatus] = useState('');
   const [created, setCreated] = useState<string>();
@@ -195,13 +204,13 @@ export function WebhooksPage() {
   const messages = useLoad(
     (signal) =>
       session.api.get('/admin/v1/webhook-messages', {
-        query: { limit: 100, ...(status !== '' && { status: status as 'PENDING' | 'DELIVERED' | 'FAILED' }) },
+        query: { limit: 100, ...(status !== '' && { status: status as MessageStatus }) },
         signal,
       }),
     [status],
   );
   const create = async (form: FormData) => {
-    const events = EVENT_TYPES.filter((t) => form.get(`event:${t}`) === 'on') as EventType[];
+    const events = EVENT_TYPES.filter((type) => form.get(`event:${type}`) === 'on') as EventType[];
     const answer = await session.api.post('/admin/v1/partners/{partnerId}/webhook-endpoints', {
       path: { partnerId: field(form, 'partnerId') },
       body: { url: field(form, 'url'), events },
@@ -212,13 +221,14 @@ export function WebhooksPage() {
   return (
     <>
       <SectionTitle section="webhooks" />
-      <p className="muted">
-        Partners learn of links, completions, claims and draws at their endpoints, signed per Standard
-        Webhooks and retried for three days.
-      </p>
-      <h2>Endpoints</h2>
+      <p className="muted">{t('webhooksPage.intro')}</p>
+      <h2>{t('webhooksPage.endpoints')}</h2>
       {created && <ShownOnce secret={created} onDismiss={() => setCreated(undefined)} />}
-      <LoadedList state={endpoints} label="endpoints" empty="No webhook endpoints yet.">
+      <LoadedList
+        state={endpoints}
+        label={t('webhooksPage.endpointsLoading')}
+        empty={t('webhooksPage.noEndpoints')}
+      >
         {(items) => (
           <div className="stack">
             {items.map((e) => (
@@ -229,44 +239,52 @@ export function WebhooksPage() {
       </LoadedList>
       {session.canWrite && (
         <ActionForm
-          heading="Register an endpoint"
-          failure="The endpoint was not registered"
-          submit="Register endpoint"
+          heading={t('webhooksPage.register')}
+          failure={t('webhooksPage.notRegistered')}
+          submit={t('webhooksPage.registerSubmit')}
           resetOnSuccess
           onSubmit={create}
         >
-          <SelectField label="Partner" name="partnerId" options={partnerOptions(partners.data?.items)} />
+          <SelectField
+            label={t('webhooksPage.partner')}
+            name="partnerId"
+            options={partnerOptions(partners.data?.items)}
+          />
           <TextField
-            label="URL"
+            label={t('webhooksPage.url')}
             name="url"
             type="url"
             required
             maxLength={2048}
-            hint="https, on a public address."
+            hint={t('webhooksPage.urlHint')}
           />
           <fieldset>
-            <legend>Events</legend>
-            {EVENT_TYPES.map((t) => (
-              <label key={t} className="checkbox">
-                <input type="checkbox" name={`event:${t}`} defaultChecked={t.startsWith('claim.')} /> {t}
+            <legend>{t('webhooksPage.events')}</legend>
+            {EVENT_TYPES.map((type) => (
+              <label key={type} className="checkbox">
+                <input type="checkbox" name={`event:${type}`} defaultChecked={type.startsWith('claim.')} />{' '}
+                {type}
               </label>
             ))}
           </fieldset>
         </ActionForm>
       )}
-      <h2>Messages</h2>
+      <h2>{t('webhooksPage.messages')}</h2>
       <SelectField
-        label="Status"
+        label={t('webhooksPage.status')}
         name="status"
         value={status}
         onChange={(e) => setStatus(e.currentTarget.value)}
-        options={withAny('Any status', [
-          { value: 'PENDING', label: 'Pending' },
-          { value: 'DELIVERED', label: 'Delivered' },
-          { value: 'FAILED', label: 'Failed' },
-        ])}
+        options={withAny(
+          t('webhooksPage.anyStatus'),
+          MESSAGE_STATUSES.map((value) => ({ value, label: t(`webhooksPage.statuses.${value}`) })),
+        )}
       />
-      <LoadedList state={messages} label="messages" empty="No messages.">
+      <LoadedList
+        state={messages}
+        label={t('webhooksPage.messagesLoading')}
+        empty={t('webhooksPage.noMessages')}
+      >
         {(items) => (
           <ol className="stack plain">
             {items.map((m) => (
