@@ -482,6 +482,10 @@ describe.skipIf(!runBrowser)('the operator console', () => {
     await page.getByRole('heading', { name: 'プロモーションを作成' }).waitFor();
     await page.getByRole('button', { name: 'プロモーションを表示' }).waitFor();
     expect(await layoutProblems(page)).toEqual([]);
+    // Status badges speak the page's language too ("active" was shown in English before).
+    await page.locator('main .badge').first().waitFor();
+    const badges = await page.locator('main .badge').allTextContents();
+    expect(badges.filter((b) => !['有効', '無効'].includes(b))).toEqual([]);
     // The service's refusal in Japanese words too, with its code and its own message after them.
     await page.getByLabel('タイトル', { exact: true }).fill('火星のプロモーション');
     await page.getByLabel('タイムゾーン', { exact: true }).fill('Mars/Olympus');

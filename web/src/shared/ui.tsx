@@ -171,10 +171,11 @@ const TONES: Record<string, string> = {
   REVOKED: 'danger',
 };
 
+/** A status in the page's language (`badges.<STATUS>` of its messages), else the status in lower case. */
 export function StatusBadge({ status }: { status: string }) {
-  return (
-    <span className={`badge ${TONES[status] ?? 'muted'}`}>{status.replaceAll('_', ' ').toLowerCase()}</span>
-  );
+  const { t } = useTranslation();
+  const words = t(`badges.${status}`, { defaultValue: status.replaceAll('_', ' ').toLowerCase() });
+  return <span className={`badge ${TONES[status] ?? 'muted'}`}>{words}</span>;
 }
 
 /** Runs a form action, remembering its error and whether it is in flight. */
