@@ -7,7 +7,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'web/src/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: several tests start their own service (a fresh database and migrations), which takes
+    // seconds on a loaded 2-core machine; a hang still fails, only later.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

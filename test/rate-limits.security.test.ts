@@ -154,7 +154,9 @@ describe('counters', () => {
   });
 
   it('are purged by the service once their window has ended', async () => {
-    const short = await startTestApp({ env: { ...LIMITS, RATE_LIMIT_WINDOW_SECONDS: '1' } });
+    // A window long enough for six requests on a loaded machine (with 1 s the window could end
+    // before the sixth, which then passed), short enough to wait for its purge.
+    const short = await startTestApp({ env: { ...LIMITS, RATE_LIMIT_WINDOW_SECONDS: '3' } });
     try {
       const hit = () => short.app.inject({ method: 'GET', url: '/openapi.json', remoteAddress: '10.0.7.1' });
       for (let i = 0; i < 5; i++) await hit();
@@ -166,8 +168,8 @@ describe('counters', () => {
           )
         ).rows[0]?.n;
       expect(await rows()).toBe(1);
-      // The service purges every window by itself (bounded wait: 5 s).
-      for (let i = 0; i < 50 && (await rows()) !== 0; i++)
+      // The service purges every window by itself (bounded wait: 10 s).
+      for (let i = 0; i < 100 && (await rows()) !== 0; i++)
         await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await rows()).toBe(0);
       expect((await hit()).statusCode).toBe(200);
