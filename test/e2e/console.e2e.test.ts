@@ -277,6 +277,7 @@ describe.skipIf(!runBrowser)('the operator console', () => {
       await page.getByRole('button', { name: '예산에 추가' }).waitFor();
       await page.getByRole('heading', { name: '최근 클레임', exact: true }).waitFor();
       await page.getByRole('columnheader', { name: '일시' }).first().waitFor({ state: 'attached' });
+      await page.getByRole('heading', { name: '보상 지갑', exact: true }).waitFor();
       expect(await layoutProblems(page)).toEqual([]);
       await page.goto(`${appUrl}/console/draws`);
       await page.getByText('커밋먼트', { exact: true }).first().waitFor();

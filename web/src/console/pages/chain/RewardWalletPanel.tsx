@@ -5,6 +5,7 @@ import { LoadState, TextField, useLoad } from '../../../shared/ui.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { Facts } from '../../components/PageHeader.tsx';
 import { field } from '../../forms.ts';
+import { useConsoleText } from '../../i18n.ts';
 import { useSession } from '../../session.tsx';
 
 /** The network `npm start` registers for its development chain (src/chain/dev-network.ts). */
@@ -12,6 +13,7 @@ const DEV_NETWORK_ID = 'net_devchain';
 
 export function RewardWalletPanel({ budgetId }: { budgetId: string }) {
   const session = useSession();
+  const { t } = useConsoleText();
   const wallet = useLoad(
     (signal) =>
       session.api
@@ -40,19 +42,32 @@ export function RewardWalletPanel({ budgetId }: { budgetId: string }) {
   };
   return (
     <section aria-labelledby="reward-wallet-heading">
-      <h2 id="reward-wallet-heading">Reward wallet</h2>
-      <LoadState state={wallet} label="the reward wallet">
+      <h2 id="reward-wallet-heading">{t('budgetPage.wallet.heading')}</h2>
+      <LoadState state={wallet} label={t('budgetPage.wallet.loading')}>
         {(w) =>
           w ? (
             <>
               <Facts
                 facts={[
-                  ['Address', <code data-testid="reward-wallet-address">{w.address}</code>],
-                  ['Network', <code>{w.networkId}</code>],
-                  ['Tokens on chain', w.tokenBalance === null ? 'unknown' : `${w.tokenBalance} ${w.symbol}`],
-                  ['Gas (wei)', w.gasBalanceWei ?? 'unknown'],
-                  ['Still owes', `${w.owed} ${w.symbol}`],
-                  ['Key', w.keyOrigin === 'CREATED' ? 'created by the service' : 'imported'],
+                  [
+                    t('budgetPage.wallet.address'),
+                    <code data-testid="reward-wallet-address">{w.address}</code>,
+                  ],
+                  [t('budgetPage.wallet.network'), <code>{w.networkId}</code>],
+                  [
+                    t('budgetPage.wallet.tokens'),
+                    w.tokenBalance === null
+                      ? t('budgetPage.wallet.unknown')
+                      : `${w.tokenBalance} ${w.symbol}`,
+                  ],
+                  [t('budgetPage.wallet.gas'), w.gasBalanceWei ?? t('budgetPage.wallet.unknown')],
+                  [t('budgetPage.wallet.owes'), `${w.owed} ${w.symbol}`],
+                  [
+                    t('budgetPage.wallet.key'),
+                    w.keyOrigin === 'CREATED'
+                      ? t('budgetPage.wallet.created')
+                      : t('budgetPage.wallet.imported'),
+                  ],
                 ]}
               />
               {w.warning && (
@@ -62,41 +77,39 @@ export function RewardWalletPanel({ budgetId }: { budgetId: string }) {
               )}
               {session.canWrite && w.networkId === DEV_NETWORK_ID && (
                 <ActionForm
-                  heading="Fund from the dev faucet"
-                  failure="Not funded"
-                  submit="Fund wallet"
+                  heading={t('budgetPage.wallet.fund')}
+                  failure={t('budgetPage.wallet.notFunded')}
+                  submit={t('budgetPage.wallet.fundSubmit')}
                   onSubmit={fund}
                 >
                   <TextField
-                    label={`Tokens to mint (${w.symbol})`}
+                    label={t('budgetPage.wallet.tokensToMint', { symbol: w.symbol })}
                     name="amount"
                     required
                     defaultValue="1000"
                     inputMode="decimal"
                     pattern="[0-9]+(\.[0-9]+)?"
-                    hint="Also gives the wallet coins for gas. Development chain only."
+                    hint={t('budgetPage.wallet.mintHint')}
                   />
                 </ActionForm>
               )}
             </>
           ) : (
             <>
-              <p className="muted">
-                No reward wallet. A budget of an asset on a chain pays from a wallet of its own.
-              </p>
+              <p className="muted">{t('budgetPage.wallet.none')}</p>
               {session.canWrite && (
                 <ActionForm
-                  heading="Create the reward wallet"
-                  failure="No wallet created"
-                  submit="Create wallet"
+                  heading={t('budgetPage.wallet.create')}
+                  failure={t('budgetPage.wallet.notCreated')}
+                  submit={t('budgetPage.wallet.createSubmit')}
                   onSubmit={create}
                 >
                   <TextField
-                    label="Private key to import (optional)"
+                    label={t('budgetPage.wallet.privateKey')}
                     name="privateKey"
                     type="password"
                     autoComplete="off"
-                    hint="Leave empty to have the service create the key. It is never shown again."
+                    hint={t('budgetPage.wallet.privateKeyHint')}
                   />
                 </ActionForm>
               )}
