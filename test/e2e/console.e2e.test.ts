@@ -1,7 +1,8 @@
 // The operator console in headless Chromium against the real server, on data set up through the
 // admin and partner APIs: the console's bugs fixed for issue #15 (lists refresh, claims name their
 // mission, budgets' remaining amounts follow a draw, nothing pans sideways on a phone), every page at
-// phone and desktop width in English and Korean with axe-core, and the pages added to the console.
+// phone and desktop width in English, Korean and Japanese with axe-core, and the pages added to the
+// console.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -415,11 +416,38 @@ describe.skipIf(!runBrowser)('the operator console', () => {
     await context.close();
   });
 
+  it("a browser that prefers Japanese gets the console in Japanese, from sign-in to every section's navigation", async () => {
+    const context = await browser.newContext({ viewport: PHONE, locale: 'ja-JP', isMobile: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${appUrl}/console`);
+    await page.getByRole('heading', { name: '運用者コンソール' }).waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('ja');
+    expect(await page.getByLabel('言語').inputValue()).toBe('ja');
+    await page.getByLabel('管理者シークレット').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'ログイン' }).click();
+    const nav = page.getByRole('navigation', { name: 'コンソールメニュー' });
+    await nav.waitFor({ state: 'attached' });
+    for (const [url, heading] of [
+      ['/console/claims', 'クレーム'],
+      ['/console/users', 'ユーザー'],
+      ['/console/audit', '監査ログ'],
+      ['/console/promotions', 'プロモーション'],
+    ]) {
+      await page.goto(`${appUrl}${url}`);
+      await page.locator('main h1').filter({ hasText: heading }).first().waitFor();
+    }
+    await page.getByRole('heading', { name: 'プロモーションを作成' }).waitFor();
+    await page.getByRole('button', { name: 'プロモーションを表示' }).waitFor();
+    expect(await layoutProblems(page)).toEqual([]);
+    await context.close();
+  });
+
   for (const [size, viewport] of [
     ['phone', PHONE],
     ['desktop', DESKTOP],
   ] as const) {
-    for (const language of ['en', 'ko']) {
+    for (const language of ['en', 'ko', 'ja']) {
       it(`every console page at ${size} width in ${language}: no sideways scroll, actions reachable, no axe violations`, async () => {
         const { context, page } = await openConsole(viewport, language);
         const problems: string[] = [];

@@ -60,6 +60,7 @@ describe('choosing the language', () => {
   it('takes the stored choice, else the first browser language the console has, else English', () => {
     expect(pickLanguage('ko', ['en-US'])).toBe('ko');
     expect(pickLanguage(null, ['fr-FR', 'ko-KR', 'en'])).toBe('ko');
+    expect(pickLanguage(null, ['ja-JP', 'en'])).toBe('ja');
     expect(pickLanguage('xx', ['fr'])).toBe('en');
     expect(pickLanguage(undefined, [])).toBe('en');
     expect(supportedLanguage('KO_kr')).toBe('ko');

@@ -1,23 +1,25 @@
-// The console's languages (docs/web.md): its own i18next instance with English and Korean bundled.
+// The console's languages (docs/web.md): its own i18next instance with English, Korean and Japanese
+// bundled.
 // The language is the operator's choice from the switcher (kept in localStorage), else the first of
 // the browser's languages the console has, else English. Dates and numbers go through Intl for it.
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import en from './locales/en.json';
+import ja from './locales/ja.json';
 import ko from './locales/ko.json';
 
-export const LANGUAGES = ['en', 'ko'] as const;
+export const LANGUAGES = ['en', 'ko', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** Each language in its own words, for the switcher. */
-export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ko: '한국어' };
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ko: '한국어', ja: '日本語' };
 
 /** Nested messages; plural forms are keys with i18next's suffixes (_one, _other) per language. */
 export interface Messages {
   [key: string]: string | Messages;
 }
 
-export const MESSAGES: Record<Language, Messages> = { en, ko };
+export const MESSAGES: Record<Language, Messages> = { en, ko, ja };
 
 export const STORAGE_KEY = 'mrs.console.language';
 
