@@ -246,6 +246,50 @@ describe.skipIf(!runBrowser)('the operator console', () => {
     await context.close();
   });
 
+  it("the dashboard, a partner's page, a budget's page and the draws page speak Korean", async () => {
+    for (const viewport of [PHONE, DESKTOP]) {
+      const { context, page } = await openConsole(viewport, 'ko');
+      await page.goto(`${appUrl}/console`);
+      await page.getByText('완료된 미션', { exact: true }).waitFor();
+      expect(await page.getByLabel('기간').locator('option').allTextContents()).toEqual([
+        '최근 7일',
+        '최근 14일',
+        '최근 30일',
+        '최근 90일',
+      ]);
+      await page.getByRole('figure', { name: '일별 미션 완료 및 보상 (UTC)' }).waitFor();
+      await page.getByRole('columnheader', { name: '남음' }).first().waitFor({ state: 'attached' });
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.goto(`${appUrl}/console/partners/${setup.partnerId}`);
+      await page.getByRole('heading', { name: '설정', exact: true }).waitFor();
+      await page.getByLabel('허용된 서버 주소').waitFor();
+      await page.getByRole('button', { name: '설정 저장' }).waitFor();
+      await page.getByRole('heading', { name: 'API 키', exact: true }).waitFor();
+      await page
+        .getByRole('columnheader', { name: '키', exact: true })
+        .first()
+        .waitFor({ state: 'attached' });
+      await page.getByRole('button', { name: 'API 키 만들기' }).waitFor();
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.goto(`${appUrl}/console/budgets/${ids.budget}`);
+      await page.getByText('고정 보상 예산', { exact: false }).first().waitFor();
+      await page.getByRole('heading', { name: '충전', exact: true }).waitFor();
+      await page.getByLabel('추가할 금액 (PNT)').waitFor();
+      await page.getByRole('button', { name: '예산에 추가' }).waitFor();
+      await page.getByRole('heading', { name: '최근 클레임', exact: true }).waitFor();
+      await page.getByRole('columnheader', { name: '일시' }).first().waitFor({ state: 'attached' });
+      await page.getByRole('heading', { name: '보상 지갑', exact: true }).waitFor();
+      expect(await layoutProblems(page)).toEqual([]);
+      await page.goto(`${appUrl}/console/draws`);
+      await page.getByText('커밋먼트', { exact: true }).first().waitFor();
+      await page.getByRole('heading', { name: '추첨 만들기', exact: true }).waitFor();
+      await page.getByLabel('당첨자 수').waitFor();
+      await page.getByRole('button', { name: '추첨 만들기', exact: true }).waitFor();
+      expect(await layoutProblems(page)).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('the partners, budgets, assets and promotions pages speak Korean: tables, forms and hints', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       const { context, page } = await openConsole(viewport, 'ko');

@@ -12,6 +12,14 @@ export interface Series {
   shown?: string[];
 }
 
+/** The chart's own words in the page's language (the caller translates): the numbers' summary, the day column, the dashed line. */
+export interface ChartWords {
+  /** The summary of the table of numbers, e.g. "Payouts per day: the numbers". */
+  numbers: string;
+  day: string;
+  dashed: string;
+}
+
 const WIDTH = 640;
 const HEIGHT = 220;
 const PAD = { left: 48, right: 12, top: 12, bottom: 28 };
@@ -62,13 +70,23 @@ function Axes({ max, labels }: { max: number; labels: string[] }) {
   );
 }
 
-function ChartNumbers({ caption, labels, series }: { caption: string; labels: string[]; series: Series[] }) {
+function ChartNumbers({
+  caption,
+  labels,
+  series,
+  words,
+}: {
+  caption: string;
+  labels: string[];
+  series: Series[];
+  words: ChartWords;
+}) {
   return (
     <details>
-      <summary>{caption}: the numbers</summary>
+      <summary>{words.numbers}</summary>
       <DataTable
         caption={caption}
-        columns={['Day', ...series.map((s) => ({ label: s.label, numeric: true }))]}
+        columns={[words.day, ...series.map((s) => ({ label: s.label, numeric: true }))]}
       >
         {labels.map((label, i) => (
           <tr key={label}>
@@ -106,6 +124,7 @@ function ChartFigure(props: {
   series: Series[];
   max: number;
   legendExtra?: ReactNode;
+  words: ChartWords;
   children: ReactNode;
 }) {
   const { caption, labels, series } = props;
@@ -124,7 +143,7 @@ function ChartFigure(props: {
         {props.children}
       </svg>
       <Legend series={series} extra={props.legendExtra} />
-      <ChartNumbers caption={caption} labels={labels} series={series} />
+      <ChartNumbers caption={caption} labels={labels} series={series} words={props.words} />
     </figure>
   );
 }
@@ -135,18 +154,20 @@ export function BarChart({
   labels,
   series,
   summary,
+  words,
 }: {
   caption: string;
   labels: string[];
   series: Series[];
   summary: string;
+  words: ChartWords;
 }) {
   const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values)));
   const innerH = HEIGHT - PAD.top - PAD.bottom;
   const slot = (WIDTH - PAD.left - PAD.right) / Math.max(1, labels.length);
   const barW = Math.max(2, (slot * 0.8) / Math.max(1, series.length));
   return (
-    <ChartFigure caption={caption} summary={summary} labels={labels} series={series} max={max}>
+    <ChartFigure caption={caption} summary={summary} labels={labels} series={series} max={max} words={words}>
       {series.map((s, si) =>
         s.values.map((v, i) => {
           const h = (innerH * v) / max;
@@ -173,12 +194,14 @@ export function LineChart({
   series,
   summary,
   reference,
+  words,
 }: {
   caption: string;
   labels: string[];
   series: Series[];
   summary: string;
   reference?: { label: string; value: number };
+  words: ChartWords;
 }) {
   const max = niceMax(Math.max(reference?.value ?? 0, ...series.flatMap((s) => s.values)));
   const innerH = HEIGHT - PAD.top - PAD.bottom;
@@ -192,8 +215,13 @@ export function LineChart({
       labels={labels}
       series={series}
       max={max}
+      words={words}
       legendExtra={
-        reference && <span style={{ ['--swatch' as string]: '#1a1a1a' }}>{reference.label} (dashed)</span>
+        reference && (
+          <span style={{ ['--swatch' as string]: '#1a1a1a' }}>
+            {reference.label} ({words.dashed})
+          </span>
+        )
       }
     >
       {reference && (

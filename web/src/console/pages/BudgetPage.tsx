@@ -1,36 +1,51 @@
 // One budget: its figures, a top-up, its history as a chart, and its latest claims.
 import { LineChart } from '../../shared/charts.tsx';
-import { formatDateTime, formatUnits, plotValue } from '../../shared/format.ts';
+import { formatUnits, plotValue } from '../../shared/format.ts';
 import { Link } from '../../shared/router.ts';
 import { RewardWalletPanel } from './chain/RewardWalletPanel.tsx';
 import { LoadState, StatusBadge, TextField, useLoad } from '../../shared/ui.tsx';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { DataTable } from '../../shared/data-table.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
+import { useChartWords } from '../components/chartWords.ts';
 import { BackLink } from '../components/PageHeader.tsx';
 import { StatCards } from '../components/StatCards.tsx';
 import { field } from '../forms.ts';
+import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import type { Budget, BudgetHistoryPoint } from '../types.ts';
 
 function History({ budget, points }: { budget: Budget; points: BudgetHistoryPoint[] }) {
-  if (points.length === 0) return <p>No reservations or payouts yet.</p>;
+  const { t, formatNumber } = useConsoleText();
+  const chartWords = useChartWords();
+  if (points.length === 0) return <p>{t('budgetPage.noMovements')}</p>;
   const unit = (v: string) => formatUnits(v, budget.decimals);
+  const caption = t('budgetPage.chart', { symbol: budget.assetSymbol });
   return (
     <LineChart
-      caption={`Reserved and paid over time (${budget.assetSymbol})`}
-      summary={`On ${points.length} days with movements; now ${unit(budget.reserved)} reserved and ${unit(budget.paid)} paid of ${unit(budget.total)}.`}
+      caption={caption}
+      summary={t('budgetPage.chartSummary', {
+        count: points.length,
+        n: formatNumber(points.length),
+        reserved: unit(budget.reserved),
+        paid: unit(budget.paid),
+        total: unit(budget.total),
+      })}
+      words={chartWords(caption)}
       labels={points.map((p) => p.day)}
-      reference={{ label: `Total now ${unit(budget.total)}`, value: plotValue(budget.total) }}
+      reference={{
+        label: t('budgetPage.totalNow', { total: unit(budget.total) }),
+        value: plotValue(budget.total),
+      }}
       series={[
         {
-          label: 'Reserved, not yet paid',
+          label: t('budgetPage.reservedNotPaid'),
           color: '#b36b00',
           values: points.map((p) => plotValue(p.heldToDate)),
           shown: points.map((p) => unit(p.heldToDate)),
         },
         {
-          label: 'Paid to date',
+          label: t('budgetPage.paidToDate'),
           color: '#1e6b2f',
           values: points.map((p) => plotValue(p.paidToDate)),
           shown: points.map((p) => unit(p.paidToDate)),
@@ -42,6 +57,7 @@ function History({ budget, points }: { budget: Budget; points: BudgetHistoryPoin
 
 export function BudgetPage({ id }: { id: string }) {
   const session = useSession();
+  const { t, formatDateTime, formatNumber } = useConsoleText();
   const budget = useLoad(
     (signal) => session.api.get('/admin/v1/budgets/{id}', { path: { id }, signal }),
     [id],
@@ -63,67 +79,72 @@ export function BudgetPage({ id }: { id: string }) {
   };
   return (
     <>
-      <BackLink to="/console/budgets">Budgets</BackLink>
-      <LoadState state={budget} label="the budget">
+      <BackLink to="/console/budgets">{t('nav.budgets')}</BackLink>
+      <LoadState state={budget} label={t('budgetPage.loading')}>
         {(b) => {
           const unit = (v: string) => `${formatUnits(v, b.decimals)} ${b.assetSymbol}`;
           return (
             <>
               <h1>{b.name}</h1>
               <p className="muted">
-                {b.type === 'FIXED' ? 'Fixed rewards' : 'Lucky draw'} budget · <code>{b.id}</code>
+                {b.type === 'FIXED' ? t('budgetPage.fixedBudget') : t('budgetPage.luckyDrawBudget')} ·{' '}
+                <code>{b.id}</code>
               </p>
               <StatCards
-                label="Budget figures"
+                label={t('budgetPage.figures')}
                 stats={(
                   [
-                    ['Total', b.total],
-                    ['Reserved', b.reserved],
-                    ['Paid', b.paid],
-                    ['Remaining', b.remaining],
+                    ['total', b.total],
+                    ['reserved', b.reserved],
+                    ['paid', b.paid],
+                    ['remaining', b.remaining],
                   ] as const
-                ).map(([label, value]) => ({
-                  label,
+                ).map(([key, value]) => ({
+                  label: t(`budgetsPage.${key}`),
                   value: unit(value),
-                  testId: `budget-${label.toLowerCase()}`,
+                  testId: `budget-${key}`,
                 }))}
               />
               {b.rejected > 0 && (
                 <p className="notice warn">
-                  {b.rejected} claim{b.rejected === 1 ? ' was' : 's were'} refused or rejected (e.g. the
-                  budget was empty).
+                  {t('budgetPage.rejected', { count: b.rejected, n: formatNumber(b.rejected) })}
                 </p>
               )}
-              <h2>Over time</h2>
-              <LoadState state={history} label="the history">
+              <h2>{t('budgetPage.overTime')}</h2>
+              <LoadState state={history} label={t('budgetPage.history')}>
                 {(h) => <History budget={b} points={h.items} />}
               </LoadState>
               {session.canWrite && (
                 <ActionForm
-                  heading="Top up"
-                  failure="The budget was not topped up"
-                  submit="Add to budget"
+                  heading={t('budgetPage.topUp')}
+                  failure={t('budgetPage.notToppedUp')}
+                  submit={t('budgetPage.addToBudget')}
                   resetOnSuccess
                   onSubmit={topUp}
                 >
                   <TextField
-                    label={`Amount to add (${b.assetSymbol})`}
+                    label={t('budgetPage.amountToAdd', { symbol: b.assetSymbol })}
                     name="amount"
                     required
                     inputMode="decimal"
                     pattern="[0-9]+(\.[0-9]+)?"
-                    hint={`At most ${b.decimals} digits after the point.`}
+                    hint={t('budgetPage.digitsHint', { count: b.decimals })}
                   />
                 </ActionForm>
               )}
               {/* [chain payout] */}
               <RewardWalletPanel budgetId={b.id} />
-              <h2>Latest claims</h2>
-              <LoadedList state={claims} label="claims" empty="No claims on this budget yet.">
+              <h2>{t('budgetPage.latestClaims')}</h2>
+              <LoadedList state={claims} label={t('budgetPage.claims')} empty={t('budgetPage.noClaims')}>
                 {(items) => (
                   <DataTable
-                    caption="Latest claims"
-                    columns={['When', 'User', { label: 'Amount', numeric: true }, 'Status']}
+                    caption={t('budgetPage.latestClaims')}
+                    columns={[
+                      t('budgetPage.when'),
+                      t('budgetPage.user'),
+                      { label: t('budgetPage.amount'), numeric: true },
+                      t('budgetPage.status'),
+                    ]}
                   >
                     {items.map((claim) => (
                       <tr key={claim.id}>
@@ -139,7 +160,7 @@ export function BudgetPage({ id }: { id: string }) {
                 )}
               </LoadedList>
               <p>
-                <Link to={`/console/claims?budgetId=${b.id}`}>All claims of this budget</Link>
+                <Link to={`/console/claims?budgetId=${b.id}`}>{t('budgetPage.allClaims')}</Link>
               </p>
             </>
           );

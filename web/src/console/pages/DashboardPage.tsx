@@ -5,20 +5,19 @@ import { addDecimals, formatUnits, plotValue } from '../../shared/format.ts';
 import { Link, navigate, useLocation } from '../../shared/router.ts';
 import { LoadState, SelectField, useLoad } from '../../shared/ui.tsx';
 import { partnerOptions, useBudgetList, usePartnerList, withAny } from '../choices.ts';
+import { useChartWords } from '../components/chartWords.ts';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { StatCards } from '../components/StatCards.tsx';
+import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import type { DailyActivity } from '../types.ts';
 import { BudgetTable } from './BudgetsPage.tsx';
 
-const WINDOWS = [
-  { value: '7', label: 'Last 7 days' },
-  { value: '14', label: 'Last 14 days' },
-  { value: '30', label: 'Last 30 days' },
-  { value: '90', label: 'Last 90 days' },
-];
+const WINDOWS = [7, 14, 30, 90];
 
 function Activity({ data }: { data: DailyActivity }) {
+  const { t, formatNumber } = useConsoleText();
+  const chartWords = useChartWords();
   const labels = data.days.map((d) => d.day);
   const sum = (pick: (d: DailyActivity['days'][number]) => number) =>
     data.days.reduce((n, d) => n + pick(d), 0);
@@ -28,45 +27,67 @@ function Activity({ data }: { data: DailyActivity }) {
   const paid = (assetId: string, day: DailyActivity['days'][number]) =>
     day.payouts.find((p) => p.assetId === assetId)?.amount ?? '0';
   const refused = sum((d) => d.rewardsRefused);
+  const completions = sum((d) => d.completions);
+  const granted = sum((d) => d.rewardsGranted);
+  const perDay = t('dashboardPage.perDay');
   return (
     <>
       <StatCards
         stats={[
-          { label: 'Missions completed', value: sum((d) => d.completions) },
+          { label: t('dashboardPage.missionsCompleted'), value: formatNumber(completions) },
           {
-            label: 'Rewards granted',
-            value: sum((d) => d.rewardsGranted),
-            note: refused > 0 && <div className="muted">{refused} refused: budget empty</div>,
+            label: t('dashboardPage.rewardsGranted'),
+            value: formatNumber(granted),
+            note: refused > 0 && (
+              <div className="muted">{t('dashboardPage.refused', { refused: formatNumber(refused) })}</div>
+            ),
           },
           ...[...assets].map(([assetId, asset]) => ({
             id: assetId,
-            label: `Paid out in ${asset.symbol}`,
+            label: t('dashboardPage.paidOutIn', { symbol: asset.symbol }),
             value: formatUnits(
               data.days.reduce((total, d) => addDecimals(total, paid(assetId, d)), '0'),
               asset.decimals,
             ),
           })),
-          ...(assets.size === 0 ? [{ label: 'Paid out', value: 0 }] : []),
+          ...(assets.size === 0 ? [{ label: t('dashboardPage.paidOut'), value: formatNumber(0) }] : []),
         ]}
       />
       <BarChart
-        caption="Completions and rewards per day (UTC)"
-        summary={`${sum((d) => d.completions)} completions and ${sum((d) => d.rewardsGranted)} rewards from ${data.from} to ${data.to}.`}
+        caption={perDay}
+        summary={t('dashboardPage.perDaySummary', {
+          completions: formatNumber(completions),
+          rewards: formatNumber(granted),
+          from: data.from,
+          to: data.to,
+        })}
+        words={chartWords(perDay)}
         labels={labels}
         series={[
-          { label: 'Completions', color: '#0b5cad', values: data.days.map((d) => d.completions) },
-          { label: 'Rewards granted', color: '#b36b00', values: data.days.map((d) => d.rewardsGranted) },
+          {
+            label: t('dashboardPage.completions'),
+            color: '#0b5cad',
+            values: data.days.map((d) => d.completions),
+            shown: data.days.map((d) => formatNumber(d.completions)),
+          },
+          {
+            label: t('dashboardPage.rewardsGranted'),
+            color: '#b36b00',
+            values: data.days.map((d) => d.rewardsGranted),
+            shown: data.days.map((d) => formatNumber(d.rewardsGranted)),
+          },
         ]}
       />
       {[...assets].map(([assetId, asset]) => (
         <BarChart
           key={assetId}
-          caption={`Payouts per day in ${asset.symbol}`}
-          summary={`Amounts of ${asset.symbol} paid each day from ${data.from} to ${data.to}.`}
+          caption={t('dashboardPage.payoutsPerDay', { symbol: asset.symbol })}
+          summary={t('dashboardPage.payoutsSummary', { symbol: asset.symbol, from: data.from, to: data.to })}
+          words={chartWords(t('dashboardPage.payoutsPerDay', { symbol: asset.symbol }))}
           labels={labels}
           series={[
             {
-              label: `Paid (${asset.symbol})`,
+              label: t('dashboardPage.paid', { symbol: asset.symbol }),
               color: '#1e6b2f',
               values: data.days.map((d) => plotValue(paid(assetId, d))),
               shown: data.days.map((d) => formatUnits(paid(assetId, d), asset.decimals)),
@@ -80,6 +101,7 @@ function Activity({ data }: { data: DailyActivity }) {
 
 export function DashboardPage() {
   const session = useSession();
+  const { t } = useConsoleText();
   const { search } = useLocation();
   const days = search.get('days') ?? '14';
   const partnerId = search.get('partnerId') ?? '';
@@ -104,30 +126,35 @@ export function DashboardPage() {
       <SectionTitle section="dashboard" />
       <div className="filters">
         <SelectField
-          label="Period"
+          label={t('dashboardPage.period')}
           name="days"
           value={days}
           onChange={(e) => setFilter('days', e.currentTarget.value)}
-          options={WINDOWS}
+          options={WINDOWS.map((count) => ({
+            value: String(count),
+            label: t('dashboardPage.lastDays', { count }),
+          }))}
         />
         <SelectField
-          label="Partner"
+          label={t('dashboardPage.partner')}
           name="partnerId"
           value={partnerId}
           onChange={(e) => setFilter('partnerId', e.currentTarget.value)}
-          options={withAny('All partners', partnerOptions(partners.data?.items))}
+          options={withAny(t('dashboardPage.allPartners'), partnerOptions(partners.data?.items))}
         />
       </div>
-      <LoadState state={activity} label="activity">
+      <LoadState state={activity} label={t('dashboardPage.activity')}>
         {(data) => <Activity data={data} />}
       </LoadState>
-      <h2>Budgets</h2>
+      <h2>{t('nav.budgets')}</h2>
       <LoadedList
         state={budgets}
-        label="budgets"
+        label={t('budgetsPage.list')}
         empty={
           <p>
-            No budgets yet. <Link to="/console/budgets">Create one</Link>.
+            {t('dashboardPage.noBudgetsBefore')}
+            <Link to="/console/budgets">{t('dashboardPage.noBudgetsLink')}</Link>
+            {t('dashboardPage.noBudgetsAfter')}
           </p>
         }
       >

@@ -1,19 +1,21 @@
 // Lucky draws: create one on a lucky-draw budget (its commitment, the seed's hash, is public at
 // once), run it (or let the worker run it at its time), and see the seed and the winners.
 import { useState } from 'react';
-import { formatDateTime, formatUnits } from '../../shared/format.ts';
+import { formatUnits } from '../../shared/format.ts';
 import { ErrorNotice, SelectField, StatusBadge, TextField, useAction, useLoad } from '../../shared/ui.tsx';
-import { budgetOptions, LIST_LIMIT, useBudgetList } from '../choices.ts';
+import { LIST_LIMIT, useBudgetList } from '../choices.ts';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { Facts, SectionTitle } from '../components/PageHeader.tsx';
 import { field, localToInstant } from '../forms.ts';
+import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import type { Draw } from '../types.ts';
 
 function DrawCard({ draw, decimals, onChanged }: { draw: Draw; decimals: number; onChanged: () => void }) {
   const session = useSession();
+  const { t, formatDateTime, formatNumber } = useConsoleText();
   const run = useAction();
   const [showTickets, setShowTickets] = useState(false);
   const runNow = () =>
@@ -31,32 +33,37 @@ function DrawCard({ draw, decimals, onChanged }: { draw: Draw; decimals: number;
       <Facts
         facts={[
           [
-            'Prize',
-            `${formatUnits(draw.prizeAmount, decimals)} ${draw.assetSymbol} × ${draw.winnersCount} winner${draw.winnersCount === 1 ? '' : 's'}`,
+            t('drawsPage.prize'),
+            t('drawsPage.prizeValue', {
+              amount: `${formatUnits(draw.prizeAmount, decimals)} ${draw.assetSymbol}`,
+              count: draw.winnersCount,
+              n: formatNumber(draw.winnersCount),
+            }),
           ],
-          ['Scheduled', formatDateTime(draw.scheduledAt)],
-          ['Commitment', <code>{draw.commitment}</code>],
-          drawn && ['Drawn', formatDateTime(draw.drawnAt)],
-          drawn && ['Seed', <code>{draw.seed}</code>],
-          drawn && ['Tickets', draw.ticketCount ?? 0],
+          [t('drawsPage.scheduled'), formatDateTime(draw.scheduledAt)],
+          [t('drawsPage.commitment'), <code>{draw.commitment}</code>],
+          drawn && [t('drawsPage.drawn'), formatDateTime(draw.drawnAt)],
+          drawn && [t('drawsPage.seed'), <code>{draw.seed}</code>],
+          drawn && [t('drawsPage.tickets'), formatNumber(draw.ticketCount ?? 0)],
           drawn && [
-            'Winning tickets',
+            t('drawsPage.winningTickets'),
             draw.winners && draw.winners.length > 0
               ? draw.winners.map((w) => <code key={w.ticketId}>{w.ticketId} </code>)
-              : 'none (no tickets)',
+              : t('drawsPage.noTickets'),
           ],
-          ['Public page', <a href={`/v1/draws/${draw.id}`}>/v1/draws/{draw.id}</a>],
+          [t('drawsPage.publicPage'), <a href={`/v1/draws/${draw.id}`}>/v1/draws/{draw.id}</a>],
         ]}
       />
-      <ErrorNotice error={run.error} title="The draw did not run" />
+      <ErrorNotice error={run.error} title={t('drawsPage.notRun')} />
       <div className="actions">
         {session.canWrite && draw.status === 'COMMITTED' && (
           <ConfirmButton
             disabled={run.busy}
-            question={`Run “${draw.title}” now? Its winners are picked once, for good.`}
+            question={t('drawsPage.runQuestion', { title: draw.title })}
             onConfirmed={runNow}
           >
-            Run draw now<span className="visually-hidden"> {draw.title}</span>
+            {t('drawsPage.runNow')}
+            <span className="visually-hidden"> {draw.title}</span>
           </ConfirmButton>
         )}
         {draw.tickets && draw.tickets.length > 0 && (
@@ -66,16 +73,21 @@ function DrawCard({ draw, decimals, onChanged }: { draw: Draw; decimals: number;
             aria-expanded={showTickets}
             onClick={() => setShowTickets(!showTickets)}
           >
-            {showTickets ? 'Hide' : 'Show'} all {draw.tickets.length} tickets
+            {t(showTickets ? 'drawsPage.hideTickets' : 'drawsPage.showTickets', {
+              count: draw.tickets.length,
+              n: formatNumber(draw.tickets.length),
+            })}
           </button>
         )}
       </div>
       {showTickets && draw.tickets && (
         <ol className="ticket-list">
-          {draw.tickets.map((t) => (
-            <li key={t}>
-              <code>{t}</code>
-              {draw.winners?.some((w) => w.ticketId === t) && <span className="badge ok"> winner</span>}
+          {draw.tickets.map((ticket) => (
+            <li key={ticket}>
+              <code>{ticket}</code>
+              {draw.winners?.some((w) => w.ticketId === ticket) && (
+                <span className="badge ok"> {t('drawsPage.winner')}</span>
+              )}
             </li>
           ))}
         </ol>
@@ -86,6 +98,7 @@ function DrawCard({ draw, decimals, onChanged }: { draw: Draw; decimals: number;
 
 export function DrawsPage() {
   const session = useSession();
+  const { t } = useConsoleText();
   const draws = useLoad(
     (signal) => session.api.get('/admin/v1/draws', { query: { limit: LIST_LIMIT }, signal }),
     [],
@@ -108,11 +121,8 @@ export function DrawsPage() {
   return (
     <>
       <SectionTitle section="draws" />
-      <p className="muted">
-        Each draw publishes a commitment (the SHA-256 of a secret seed) when created and the seed when run, so
-        anyone can recompute the winners from the seed and the tickets.
-      </p>
-      <LoadedList state={draws} label="draws" empty="No draws yet.">
+      <p className="muted">{t('drawsPage.intro')}</p>
+      <LoadedList state={draws} label={t('drawsPage.list')} empty={t('drawsPage.none')}>
         {(items) => (
           <div className="stack">
             {items.map((d) => (
@@ -132,29 +142,37 @@ export function DrawsPage() {
       </LoadedList>
       {session.canWrite && (
         <ActionForm
-          heading="Create a draw"
-          failure="The draw was not created"
-          submit="Create draw"
+          heading={t('drawsPage.create')}
+          failure={t('drawsPage.notCreated')}
+          submit={t('drawsPage.submit')}
           resetOnSuccess
           onSubmit={create}
           unavailable={
-            lucky.length === 0 ? (
-              <p className="notice warn">Create a lucky-draw budget first (Budgets).</p>
-            ) : undefined
+            lucky.length === 0 ? <p className="notice warn">{t('drawsPage.needBudget')}</p> : undefined
           }
         >
-          <SelectField label="Budget" name="budgetId" options={budgetOptions(lucky)} />
-          <TextField label="Title" name="title" required maxLength={200} />
+          <SelectField
+            label={t('drawsPage.budget')}
+            name="budgetId"
+            options={lucky.map((b) => ({
+              value: b.id,
+              label: t('drawsPage.budgetOption', {
+                name: b.name,
+                remaining: `${formatUnits(b.remaining, b.decimals)} ${b.assetSymbol}`,
+              }),
+            }))}
+          />
+          <TextField label={t('drawsPage.title')} name="title" required maxLength={200} />
           <TextField
-            label="Prize per winner"
+            label={t('drawsPage.prizePerWinner')}
             name="prizeAmount"
             required
             inputMode="decimal"
             pattern="[0-9]+(\.[0-9]+)?"
-            hint="In whole units of the budget's asset."
+            hint={t('drawsPage.prizeHint')}
           />
           <TextField
-            label="Number of winners"
+            label={t('drawsPage.winnersCount')}
             name="winnersCount"
             type="number"
             min={1}
@@ -164,11 +182,11 @@ export function DrawsPage() {
             defaultValue="1"
           />
           <TextField
-            label="Draw at"
+            label={t('drawsPage.drawAt')}
             name="scheduledAt"
             type="datetime-local"
             required
-            hint="The worker runs it then; you may also run it earlier by hand."
+            hint={t('drawsPage.drawAtHint')}
           />
         </ActionForm>
       )}

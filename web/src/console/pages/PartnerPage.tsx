@@ -1,7 +1,6 @@
 // One partner: its settings (name, status, allow-list, redirect URLs) and its API keys, each key
 // shown once when created and revocable at once.
 import { useState } from 'react';
-import { formatDateTime } from '../../shared/format.ts';
 import { Link } from '../../shared/router.ts';
 import {
   ErrorNotice,
@@ -13,18 +12,19 @@ import {
   useAction,
   useLoad,
 } from '../../shared/ui.tsx';
-import { PARTNER_STATUSES } from '../choices.ts';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { DataTable } from '../../shared/data-table.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { BackLink, Facts, PageTitle } from '../components/PageHeader.tsx';
 import { choice, field, lines } from '../forms.ts';
+import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import type { ApiKey, NewApiKey, Partner } from '../types.ts';
 
 function Settings({ partner, onSaved }: { partner: Partner; onSaved: (p: Partner) => void }) {
   const session = useSession();
+  const { t } = useConsoleText();
   const disabled = !session.canWrite;
   const save = async (form: FormData) => {
     const updated = await session.api.patch('/admin/v1/partners/{partnerId}', {
@@ -40,15 +40,15 @@ function Settings({ partner, onSaved }: { partner: Partner; onSaved: (p: Partner
   };
   return (
     <ActionForm
-      heading="Settings"
-      failure="The changes were not saved"
-      confirmation="Saved."
-      submit="Save settings"
+      heading={t('partnerPage.settings')}
+      failure={t('partnerPage.notSaved')}
+      confirmation={t('partnerPage.saved')}
+      submit={t('partnerPage.save')}
       onSubmit={save}
       readOnly={disabled}
     >
       <TextField
-        label="Name"
+        label={t('partnerPage.name')}
         name="name"
         defaultValue={partner.name}
         required
@@ -56,26 +56,29 @@ function Settings({ partner, onSaved }: { partner: Partner; onSaved: (p: Partner
         disabled={disabled}
       />
       <SelectField
-        label="Status"
+        label={t('partnerPage.status')}
         name="status"
         defaultValue={partner.status}
         disabled={disabled}
-        hint="A disabled partner's API calls are refused (3104)."
-        options={PARTNER_STATUSES}
+        hint={t('partnerPage.statusHint')}
+        options={[
+          { value: 'ACTIVE', label: t('partnerPage.active') },
+          { value: 'DISABLED', label: t('partnerPage.disabled') },
+        ]}
       />
       <TextArea
-        label="Allowed server addresses"
+        label={t('partnerPage.allowedIps')}
         name="allowedIps"
         defaultValue={partner.allowedIps.join('\n')}
         disabled={disabled}
-        hint="IPs or CIDRs that may report progress, one per line. Empty: no address may report."
+        hint={t('partnerPage.allowedIpsHint')}
       />
       <TextArea
-        label="Redirect URLs"
+        label={t('partnerPage.redirectUrls')}
         name="redirectUrls"
         defaultValue={partner.redirectUrls.join('\n')}
         disabled={disabled}
-        hint="Exact URLs the login may return to, one per line."
+        hint={t('partnerPage.redirectUrlsHint')}
       />
     </ActionForm>
   );
@@ -83,13 +86,16 @@ function Settings({ partner, onSaved }: { partner: Partner; onSaved: (p: Partner
 
 /** The key just created, shown until the operator says it is stored. */
 function FreshKey({ apiKey, onDismiss }: { apiKey: NewApiKey; onDismiss: () => void }) {
+  const { t } = useConsoleText();
   return (
     <div className="notice warn" role="status">
       <p>
-        <strong>Copy this key now: it is shown only once.</strong>
+        <strong>{t('partnerPage.copyNow')}</strong>
       </p>
       <p>
-        <label htmlFor="fresh-key">New API key{apiKey.name ? ` “${apiKey.name}”` : ''}</label>
+        <label htmlFor="fresh-key">
+          {apiKey.name ? t('partnerPage.newKeyNamed', { name: apiKey.name }) : t('partnerPage.newKey')}
+        </label>
         <input id="fresh-key" readOnly value={apiKey.apiKey} onFocus={(e) => e.currentTarget.select()} />
       </p>
       <div className="actions">
@@ -98,10 +104,10 @@ function FreshKey({ apiKey, onDismiss }: { apiKey: NewApiKey; onDismiss: () => v
           className="secondary"
           onClick={() => void navigator.clipboard?.writeText(apiKey.apiKey)}
         >
-          Copy key
+          {t('partnerPage.copyKey')}
         </button>
         <button type="button" className="secondary" onClick={onDismiss}>
-          I have stored it
+          {t('partnerPage.stored')}
         </button>
       </div>
     </div>
@@ -110,6 +116,7 @@ function FreshKey({ apiKey, onDismiss }: { apiKey: NewApiKey; onDismiss: () => v
 
 function ApiKeys({ partnerId }: { partnerId: string }) {
   const session = useSession();
+  const { t, formatDateTime } = useConsoleText();
   const keys = useLoad(
     (signal) => session.api.get('/admin/v1/partners/{partnerId}/api-keys', { path: { partnerId }, signal }),
     [partnerId],
@@ -138,14 +145,20 @@ function ApiKeys({ partnerId }: { partnerId: string }) {
 
   return (
     <section aria-labelledby="keys">
-      <h2 id="keys">API keys</h2>
+      <h2 id="keys">{t('partnerPage.apiKeys')}</h2>
       {fresh && <FreshKey apiKey={fresh} onDismiss={() => setFresh(undefined)} />}
-      <ErrorNotice error={revoke.error} title="The key was not revoked" />
-      <LoadedList state={keys} label="API keys" empty="No API keys yet.">
+      <ErrorNotice error={revoke.error} title={t('partnerPage.notRevoked')} />
+      <LoadedList state={keys} label={t('partnerPage.apiKeys')} empty={t('partnerPage.none')}>
         {(items) => (
           <DataTable
-            caption="API keys"
-            columns={['Key', 'Name', 'Created', 'Status', session.canWrite && 'Action']}
+            caption={t('partnerPage.apiKeys')}
+            columns={[
+              t('partnerPage.key'),
+              t('partnerPage.keyColumnName'),
+              t('partnerPage.created'),
+              t('partnerPage.status'),
+              session.canWrite && t('partnerPage.action'),
+            ]}
           >
             {items.map((k) => (
               <tr key={k.id}>
@@ -163,10 +176,14 @@ function ApiKeys({ partnerId }: { partnerId: string }) {
                       <ConfirmButton
                         className="danger"
                         disabled={revoke.busy}
-                        question={`Revoke the key ${k.prefix}…? Calls with it fail at once.`}
+                        question={t('partnerPage.revokeQuestion', { prefix: k.prefix })}
                         onConfirmed={() => revokeKey(k)}
                       >
-                        Revoke<span className="visually-hidden"> key {k.prefix}</span>
+                        {t('partnerPage.revoke')}
+                        <span className="visually-hidden">
+                          {' '}
+                          {t('partnerPage.revokeWhich', { prefix: k.prefix })}
+                        </span>
                       </ConfirmButton>
                     )}
                   </td>
@@ -178,17 +195,17 @@ function ApiKeys({ partnerId }: { partnerId: string }) {
       </LoadedList>
       {session.canWrite && (
         <ActionForm
-          label="Create an API key"
-          failure="No key was created"
-          submit="Create API key"
+          label={t('partnerPage.createKey')}
+          failure={t('partnerPage.keyNotCreated')}
+          submit={t('partnerPage.submitKey')}
           resetOnSuccess
           onSubmit={create}
         >
           <TextField
-            label="Key name (optional)"
+            label={t('partnerPage.keyName')}
             name="keyName"
             maxLength={200}
-            hint="To tell keys apart, e.g. production."
+            hint={t('partnerPage.keyNameHint')}
           />
         </ActionForm>
       )}
@@ -198,6 +215,7 @@ function ApiKeys({ partnerId }: { partnerId: string }) {
 
 export function PartnerPage({ id }: { id: string }) {
   const session = useSession();
+  const { t, formatDateTime } = useConsoleText();
   const partner = useLoad(
     (signal) => session.api.get('/admin/v1/partners/{partnerId}', { path: { partnerId: id }, signal }),
     [id],
@@ -206,20 +224,20 @@ export function PartnerPage({ id }: { id: string }) {
   const shown = current?.id === id ? current : partner.data;
   return (
     <>
-      <BackLink to="/console/partners">Partners</BackLink>
-      <LoadState state={partner} label="the partner">
+      <BackLink to="/console/partners">{t('nav.partners')}</BackLink>
+      <LoadState state={partner} label={t('partnerPage.loading')}>
         {() =>
           shown && (
             <>
               <PageTitle title={shown.name} status={shown.status} />
               <Facts
                 facts={[
-                  ['Partner id', <code>{shown.id}</code>],
-                  ['Created', formatDateTime(shown.createdAt)],
+                  [t('partnerPage.partnerId'), <code>{shown.id}</code>],
+                  [t('partnerPage.created'), formatDateTime(shown.createdAt)],
                 ]}
               />
               <p>
-                <Link to={`/console/promotions?partnerId=${shown.id}`}>Promotions of this partner</Link>
+                <Link to={`/console/promotions?partnerId=${shown.id}`}>{t('partnerPage.promotions')}</Link>
               </p>
               <Settings key={shown.updatedAt} partner={shown} onSaved={setCurrent} />
               <ApiKeys partnerId={shown.id} />

@@ -42,24 +42,31 @@ export function RewardWalletPanel({ budgetId }: { budgetId: string }) {
   };
   return (
     <section aria-labelledby="reward-wallet-heading">
-      <h2 id="reward-wallet-heading">{t('chainPage.rewardWallet')}</h2>
-      <LoadState state={wallet} label={t('chainPage.rewardWalletLoading')}>
+      <h2 id="reward-wallet-heading">{t('budgetPage.wallet.heading')}</h2>
+      <LoadState state={wallet} label={t('budgetPage.wallet.loading')}>
         {(w) =>
           w ? (
             <>
               <Facts
                 facts={[
-                  [t('chainPage.address'), <code data-testid="reward-wallet-address">{w.address}</code>],
-                  [t('chainPage.network'), <code>{w.networkId}</code>],
                   [
-                    t('chainPage.tokensOnChain'),
-                    w.tokenBalance === null ? t('chainPage.unknown') : `${w.tokenBalance} ${w.symbol}`,
+                    t('budgetPage.wallet.address'),
+                    <code data-testid="reward-wallet-address">{w.address}</code>,
                   ],
-                  [t('chainPage.gasWei'), w.gasBalanceWei ?? t('chainPage.unknown')],
-                  [t('chainPage.stillOwes'), `${w.owed} ${w.symbol}`],
+                  [t('budgetPage.wallet.network'), <code>{w.networkId}</code>],
                   [
-                    t('chainPage.key'),
-                    w.keyOrigin === 'CREATED' ? t('chainPage.keyCreated') : t('chainPage.keyImported'),
+                    t('budgetPage.wallet.tokens'),
+                    w.tokenBalance === null
+                      ? t('budgetPage.wallet.unknown')
+                      : `${w.tokenBalance} ${w.symbol}`,
+                  ],
+                  [t('budgetPage.wallet.gas'), w.gasBalanceWei ?? t('budgetPage.wallet.unknown')],
+                  [t('budgetPage.wallet.owes'), `${w.owed} ${w.symbol}`],
+                  [
+                    t('budgetPage.wallet.key'),
+                    w.keyOrigin === 'CREATED'
+                      ? t('budgetPage.wallet.created')
+                      : t('budgetPage.wallet.imported'),
                   ],
                 ]}
               />
@@ -70,39 +77,39 @@ export function RewardWalletPanel({ budgetId }: { budgetId: string }) {
               )}
               {session.canWrite && w.networkId === DEV_NETWORK_ID && (
                 <ActionForm
-                  heading={t('chainPage.fund')}
-                  failure={t('chainPage.notFunded')}
-                  submit={t('chainPage.fundSubmit')}
+                  heading={t('budgetPage.wallet.fund')}
+                  failure={t('budgetPage.wallet.notFunded')}
+                  submit={t('budgetPage.wallet.fundSubmit')}
                   onSubmit={fund}
                 >
                   <TextField
-                    label={t('chainPage.mint', { symbol: w.symbol })}
+                    label={t('budgetPage.wallet.tokensToMint', { symbol: w.symbol })}
                     name="amount"
                     required
                     defaultValue="1000"
                     inputMode="decimal"
                     pattern="[0-9]+(\.[0-9]+)?"
-                    hint={t('chainPage.mintHint')}
+                    hint={t('budgetPage.wallet.mintHint')}
                   />
                 </ActionForm>
               )}
             </>
           ) : (
             <>
-              <p className="muted">{t('chainPage.noWallet')}</p>
+              <p className="muted">{t('budgetPage.wallet.none')}</p>
               {session.canWrite && (
                 <ActionForm
-                  heading={t('chainPage.createWallet')}
-                  failure={t('chainPage.walletNotCreated')}
-                  submit={t('chainPage.createWalletSubmit')}
+                  heading={t('budgetPage.wallet.create')}
+                  failure={t('budgetPage.wallet.notCreated')}
+                  submit={t('budgetPage.wallet.createSubmit')}
                   onSubmit={create}
                 >
                   <TextField
-                    label={t('chainPage.privateKey')}
+                    label={t('budgetPage.wallet.privateKey')}
                     name="privateKey"
                     type="password"
                     autoComplete="off"
-                    hint={t('chainPage.privateKeyHint')}
+                    hint={t('budgetPage.wallet.privateKeyHint')}
                   />
                 </ActionForm>
               )}
