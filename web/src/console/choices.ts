@@ -10,36 +10,9 @@ export interface Option {
   label: string;
 }
 
-export const PROMOTION_TYPES: Option[] = [
-  { value: 'COMPOSITE', label: 'Composite (missions in groups)' },
-  { value: 'DAILY_CHECK', label: 'Daily check-in (streaks)' },
-];
-
-export const RECURRENCES: Option[] = [
-  { value: 'ONE_TIME', label: 'One time' },
-  { value: 'DAILY', label: 'Daily' },
-  { value: 'WEEKLY', label: 'Weekly (from Monday)' },
-  { value: 'MONTHLY', label: 'Monthly' },
-];
-
-export const REWARD_TYPES: Option[] = [
-  { value: 'FIXED', label: 'Fixed amount' },
-  { value: 'LUCKY_DRAW', label: 'Lucky-draw ticket' },
-];
-
 export const BUDGET_TYPES: Option[] = [
   { value: 'FIXED', label: 'Fixed rewards' },
   { value: 'LUCKY_DRAW', label: 'Lucky draw' },
-];
-
-export const PARTNER_STATUSES: Option[] = [
-  { value: 'ACTIVE', label: 'Active' },
-  { value: 'DISABLED', label: 'Disabled' },
-];
-
-export const PROMOTION_STATUSES: Option[] = [
-  { value: 'INACTIVE', label: 'Inactive' },
-  { value: 'ACTIVE', label: 'Active' },
 ];
 
 /** Everything the console lists at once ("all" in a select); more would want a search box. */
