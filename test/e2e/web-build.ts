@@ -13,7 +13,9 @@ export async function buildWeb(outDir: string): Promise<void> {
     process.execPath,
     ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
     {
-      env: { ...process.env, WEB_OUT_DIR: outDir },
+      // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: the
+      // tests drive, and measure, what `npm run build:web` ships.
+      env: { ...process.env, NODE_ENV: 'production', WEB_OUT_DIR: outDir },
     },
   );
 }
