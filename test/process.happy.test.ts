@@ -1,13 +1,17 @@
-// The real process: a bad variable stops start-up naming it; SIGTERM lets a request in flight finish
-// and then exits 0; the development chain starts after the server answers and is never left behind.
+// The real process, as `npm start` runs it (the bundle of scripts/build-server.mjs, rebuilt here when
+// stale): a bad variable stops start-up naming it; SIGTERM lets a request in flight finish and then
+// exits 0; the development chain starts after the server answers and is never left behind.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mrs-process-'));
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { stdio: 'inherit' });
+}, 120_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function freePort(): Promise<number> {
@@ -22,7 +26,9 @@ function freePort(): Promise<number> {
 }
 
 function startService(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // The command of `npm start` (package.json), without npm: the test signals the service itself.
+  const args = ['--enable-source-maps', '--import', './dist/server/register.mjs', 'dist/server/main.mjs'];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

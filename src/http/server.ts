@@ -2,7 +2,12 @@
 // the scopes (public, partner, admin) each with its own authentication.
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
-import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifySchemaValidationError,
+  FastifyServerOptions,
+} from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ERROR_CATALOG_PATH, TAGS, transformDocument, transformRoute } from './openapi.ts';
@@ -94,6 +99,29 @@ function validatorCompilers() {
   return { body, text };
 }
 
+type Validate = ((data: unknown, parent?: object) => boolean) & {
+  errors?: FastifySchemaValidationError[] | null;
+  schemaEnv?: unknown;
+};
+
+/**
+ * A route's validator, compiled by ajv at the route's first request instead of at start-up, where
+ * compiling those of every route cost about 0.3 s of CPU before /healthz could answer
+ * (docs/performance.md, "Start-up, fourth round"). Fastify calls it as ajv's own: with the parent
+ * (`schemaEnv` set, so that ajv may coerce or default a root value) and reads `errors` after.
+ */
+function compiledOnFirstUse(ajv: Ajv, schema: object): Validate {
+  let compiled: Validate | undefined;
+  const validate: Validate = (data, parent) => {
+    compiled ??= ajv.compile(schema) as Validate;
+    const valid = compiled(data, parent);
+    validate.errors = compiled.errors ?? null;
+    return valid;
+  };
+  validate.schemaEnv = true;
+  return validate;
+}
+
 /**
  * How often Node looks for requests past their headers/request timeout. Its default (30 s) would
  * let a timed-out request live up to 30 s longer; a fraction of the shortest timeout keeps it close.
@@ -154,7 +182,7 @@ export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<Ser
 
   const compilers = validatorCompilers();
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? compilers.body : compilers.text).compile(schema),
+    compiledOnFirstUse(httpPart === 'body' ? compilers.body : compilers.text, schema),
   );
 
   // The services join deps once the capabilities are wired (below, after the limits that they use).

@@ -1,0 +1,175 @@
+// Plain JavaScript run by node itself. Bundles the service for `npm start` (docs/performance.md,
+// "Start-up, fourth round"): src/main.ts and the telemetry module passed with `--import` become
+// dist/server/*.mjs (esbuild; most npm packages stay imports, resolved from node_modules at run time,
+// see BUNDLED), so that `npm start` runs plain node without loading some two hundred TypeScript files
+// through tsx.
+//
+//   node scripts/build-server.mjs             build (the npm `prepare` hook: npm install / npm ci)
+//   node scripts/build-server.mjs --if-stale  build only when a file it is made from is newer than
+//                                             the bundle (the npm `prestart` hook): an edited
+//                                             checkout never runs stale code.
+//
+// A source file that resolves a path from its own module (`import.meta.url`: the migrations folder,
+// web/dist, createRequire for solc and the contracts, the tracing loader hook) sees the URL of its
+// file in src/, as under tsx, not the bundle's: the bundle is always run from this checkout.
+/* global console, process */
+import { readdirSync, realpathSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const OUT_DIR = path.join(ROOT, 'dist', 'server');
+/** The entry points, by output name: `node --import ./dist/server/register.mjs dist/server/main.mjs`. */
+const ENTRY_POINTS = { main: 'src/main.ts', register: 'src/telemetry/register.ts' };
+/** Its time is the bundle's (set to the start of the build that wrote it). */
+export const STAMP = path.join(OUT_DIR, 'main.mjs');
+/**
+ * What the bundle is made from: every file and folder of src/ (a deleted or added file changes its
+ * folder's time), this script, package.json, the TypeScript settings, and the installed packages
+ * (npm rewrites node_modules/.package-lock.json at each install: some packages are bundled in).
+ */
+const INPUTS = [
+  'src',
+  'scripts/build-server.mjs',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'node_modules/.package-lock.json',
+];
+
+/**
+ * The rule of `--if-stale`: rebuild when there is no bundle or when any input changed after it was
+ * written. Times in milliseconds; `bundleTime` undefined when there is no bundle.
+ * @param {number | undefined} bundleTime
+ * @param {Iterable<number>} inputTimes
+ */
+export function isStale(bundleTime, inputTimes) {
+  if (bundleTime === undefined) return true;
+  for (const time of inputTimes) if (time > bundleTime) return true;
+  return false;
+}
+
+/** Modification times of the inputs (files and folders, src/ walked). @returns {number[]} */
+export function inputTimes(root = ROOT) {
+  /** @type {number[]} */
+  const times = [];
+  const walk = (/** @type {string} */ file) => {
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat) return;
+    times.push(stat.mtimeMs);
+    if (stat.isDirectory()) for (const name of readdirSync(file)) walk(path.join(file, name));
+  };
+  for (const input of INPUTS) walk(path.join(root, input));
+  return times;
+}
+
+/** @returns {number | undefined} */
+export function bundleTime(stamp = STAMP) {
+  return statSync(stamp, { throwIfNoEntry: false })?.mtimeMs;
+}
+
+/** A bundled module's `import.meta.url` is that of its source file, relative to the bundle. */
+const ownModuleUrl = {
+  name: 'own-module-url',
+  /** @param {import('esbuild').PluginBuild} build */
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes('import.meta.url')) return undefined;
+      const fromBundle = path.relative(OUT_DIR, args.path).split(path.sep).join('/');
+      return {
+        contents: source.replaceAll(
+          'import.meta.url',
+          `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`,
+        ),
+        loader: 'ts',
+      };
+    });
+  },
+};
+
+/**
+ * npm packages bundled in, with the src/ files: ES modules of many small files whose loading cost
+ * more than their code (viem and its hashing and curve libraries, typebox, kysely; about 0.5 s of
+ * CPU at start-up, docs/performance.md). The others stay imports resolved from node_modules at run
+ * time: CommonJS packages, packages that read their own files (PGlite's WebAssembly, swagger-ui's
+ * pages, pino's transports) or that are loaded lazily (oidc-provider, OpenTelemetry).
+ */
+const BUNDLED = new Set([
+  'viem',
+  'ox',
+  'abitype',
+  '@noble/curves',
+  '@noble/hashes',
+  '@scure/base',
+  '@scure/bip32',
+  '@scure/bip39',
+  'typebox',
+  'kysely',
+]);
+const packageName = (/** @type {string} */ specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/**
+ * A package outside BUNDLED stays an import, unless a bundled package imports its own copy of it
+ * (a nested node_modules): the bundle's import would find the top-level copy instead.
+ */
+const externalPackages = {
+  name: 'external-packages',
+  /** @param {import('esbuild').PluginBuild} build */
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData === 'inner' || BUNDLED.has(packageName(args.path))) return undefined;
+      if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) {
+        const options = { kind: args.kind, pluginData: 'inner' };
+        const own = await build.resolve(args.path, { ...options, resolveDir: args.resolveDir });
+        const top = await build.resolve(args.path, { ...options, resolveDir: ROOT });
+        if (own.path !== top.path) {
+          return { path: own.path, sideEffects: own.sideEffects };
+        }
+      }
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+export async function buildServer() {
+  const esbuild = await import('esbuild');
+  const started = Date.now();
+  const { metafile } = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: ENTRY_POINTS,
+    outdir: OUT_DIR,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    // Lazily imported modules (tracing, when configured) stay separate files, loaded when imported.
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    // Keeps the function and class names of the stack traces and logs.
+    keepNames: true,
+    logLevel: 'warning',
+    plugins: [externalPackages, ownModuleUrl],
+    metafile: true,
+  });
+  // Chunks of earlier builds (their names hold a hash of their contents) go.
+  const written = new Set(Object.keys(metafile.outputs).map((file) => path.resolve(ROOT, file)));
+  for (const name of readdirSync(OUT_DIR)) {
+    if (!written.has(path.join(OUT_DIR, name))) rmSync(path.join(OUT_DIR, name), { force: true });
+  }
+  // The bundle dates from when its sources were read: a file saved during the build is newer.
+  const startedAt = new Date(started);
+  utimesSync(STAMP, startedAt, startedAt);
+  console.log(`service bundled into dist/server (${Date.now() - started} ms)`);
+}
+
+// Run as a script (not imported by a test).
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (!process.argv.includes('--if-stale') || isStale(bundleTime(), inputTimes())) await buildServer();
+}
