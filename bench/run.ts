@@ -204,9 +204,12 @@ async function main(): Promise<void> {
   const url = databaseUrl(dbName);
   log(`database ${dbName}`);
   // "Without": no per-partner rate limit, no idempotency keys, no webhook endpoint (the main rows).
+  // Nor a webhook worker: with one, it leased the second service's messages too and, not allowed
+  // private addresses, refused the local receiver, so those messages went to 5 s...5 min backoff
+  // and each was tried by both processes (docs/performance.md, "Third round").
   const service = startProcess(
     ['src/main.ts'],
-    serviceEnv(url, PORTS.service, { RATE_LIMIT_PER_PARTNER: '0' }),
+    serviceEnv(url, PORTS.service, { RATE_LIMIT_PER_PARTNER: '0', WEBHOOK_WORKER: 'false' }),
   );
   const empty = startProcess(['bench/empty-server.ts'], { PORT: String(PORTS.empty) });
   const base = `http://127.0.0.1:${PORTS.service}`;
