@@ -3,6 +3,7 @@
 // summary of self time by function and by area (bench/results/profile-<scenario>.txt). CPU shares
 // stay meaningful on a loaded machine, where throughput does not. BENCH_PROFILE_SECONDS (default 10),
 // BENCH_PROFILE_SCENARIOS (default "achieve,link,flash"), BENCH_FLASH_USERS (default 20,000).
+// BENCH_PROFILE_KEYS=1 sends an Idempotency-Key on every achieve (files profile-<scenario>-keys.txt).
 // "delivery" (asked for by name): the webhook worker alone draining BENCH_FLASH_USERS messages
 // to a local receiver (docs/performance.md, "Third round"); it registers an endpoint, so list it last.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,10 @@ const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
 const FLASH_USERS = Number(process.env.BENCH_FLASH_USERS ?? 20_000);
 const SCENARIOS = (process.env.BENCH_PROFILE_SCENARIOS ?? 'achieve,link,flash').split(',');
 const PORT = 18090;
+const KEYS = process.env.BENCH_PROFILE_KEYS === '1';
+/** With BENCH_PROFILE_KEYS=1, a fresh Idempotency-Key on the request. */
+const keyed = (req: { headers?: Record<string, string>; [k: string]: unknown }) =>
+  KEYS ? { ...req, headers: { ...req.headers, 'idempotency-key': crypto.randomUUID() } } : req;
 const RESULTS = path.join(ROOT, 'bench', 'results');
 
 const dbName = `bench_profile_${Date.now()}`;
@@ -74,7 +79,7 @@ try {
         ? {
             url: `${base}/v1/achieve`,
             method: 'POST' as const,
-            requests: [{ setupRequest: (req: object) => ({ ...req, body: catalog.progressBody() }) }],
+            requests: [{ setupRequest: (req: object) => keyed({ ...req, body: catalog.progressBody() }) }],
           }
         : scenario === 'link'
           ? {
@@ -95,14 +100,15 @@ try {
               amount: FLASH_USERS,
               requests: [
                 {
-                  setupRequest: (req: object) => ({
-                    ...req,
-                    body: JSON.stringify({
-                      partnerUid: `flash-${next++}`,
-                      missionKey: 'flash',
-                      completed: true,
+                  setupRequest: (req: object) =>
+                    keyed({
+                      ...req,
+                      body: JSON.stringify({
+                        partnerUid: `flash-${next++}`,
+                        missionKey: 'flash',
+                        completed: true,
+                      }),
                     }),
-                  }),
                 },
               ],
             };
@@ -122,8 +128,8 @@ try {
       .find((f) => f.endsWith('.cpuprofile'));
     if (file === undefined) throw new Error(`no profile written in ${dir}`);
     const summary = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), window);
-    const header = `${scenario}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors + result.non2xx} (${SECONDS} s, under --cpu-prof)\n\n`;
-    writeFileSync(path.join(RESULTS, `profile-${scenario}.txt`), header + summary);
+    const header = `${scenario}${KEYS ? ' (Idempotency-Key on every request)' : ''}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors + result.non2xx} (${SECONDS} s, under --cpu-prof)\n\n`;
+    writeFileSync(path.join(RESULTS, `profile-${scenario}${KEYS ? '-keys' : ''}.txt`), header + summary);
     log(header + summary.split('\n').slice(0, 40).join('\n'));
   }
 } finally {
