@@ -355,9 +355,9 @@ async function main(): Promise<void> {
     // service (default per-partner limit, counted in PostgreSQL), a second partner with a webhook
     // endpoint subscribed to every event (delivered by the service's worker to a local receiver),
     // and an Idempotency-Key on every achieve ---
-    const started2 = await startFullService(url, receiver);
-    full = started2.full;
-    const { fullBase, fullCatalog } = started2;
+    const fullService = await startFullService(url, receiver);
+    full = fullService.full;
+    const { fullBase, fullCatalog } = fullService;
     await load({ ...achieveRequest(fullBase, fullCatalog, true), duration: 2 }); // warm-up
     const fullAchieve = await load(achieveRequest(fullBase, fullCatalog, true));
     const againAchieve = await achieveLoad();
