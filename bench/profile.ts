@@ -3,7 +3,11 @@
 // summary of self time by function and by area (bench/results/profile-<scenario>.txt). CPU shares
 // stay meaningful on a loaded machine, where throughput does not. BENCH_PROFILE_SECONDS (default 10),
 // BENCH_PROFILE_SCENARIOS (default "achieve,link,flash"), BENCH_FLASH_USERS (default 20,000).
+// BENCH_PROFILE_KEYS=1 sends an Idempotency-Key on every achieve (files profile-<scenario>-keys.txt).
+// "delivery" (asked for by name): the webhook worker alone draining BENCH_FLASH_USERS messages
+// to a local receiver (docs/performance.md, "Third round"); it registers an endpoint, so list it last.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { load } from './load.ts';
 import {
@@ -25,6 +29,10 @@ const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
 const FLASH_USERS = Number(process.env.BENCH_FLASH_USERS ?? 20_000);
 const SCENARIOS = (process.env.BENCH_PROFILE_SCENARIOS ?? 'achieve,link,flash').split(',');
 const PORT = 18090;
+const KEYS = process.env.BENCH_PROFILE_KEYS === '1';
+/** With BENCH_PROFILE_KEYS=1, a fresh Idempotency-Key on the request. */
+const keyed = (req: { headers?: Record<string, string>; [k: string]: unknown }) =>
+  KEYS ? { ...req, headers: { ...req.headers, 'idempotency-key': crypto.randomUUID() } } : req;
 const RESULTS = path.join(ROOT, 'bench', 'results');
 
 const dbName = `bench_profile_${Date.now()}`;
@@ -38,6 +46,8 @@ const env = {
   ADMIN_TOKEN,
   LOG_LEVEL: 'warn',
   PAYOUT_WORKER: 'false',
+  // The delivery scenario's receiver listens on loopback.
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
   ...(process.env.BENCH_SERVICE_ENV ? JSON.parse(process.env.BENCH_SERVICE_ENV) : {}),
 };
 try {
@@ -57,6 +67,10 @@ try {
   for (const scenario of SCENARIOS) {
     const dir = path.join(profileDir, scenario);
     rmSync(dir, { recursive: true, force: true });
+    if (scenario === 'delivery') {
+      await profileDelivery(dir);
+      continue;
+    }
     service = startProcess(['src/main.ts'], env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
     await waitForHttp(`${base}/readyz`);
     let next = 0;
@@ -65,7 +79,7 @@ try {
         ? {
             url: `${base}/v1/achieve`,
             method: 'POST' as const,
-            requests: [{ setupRequest: (req: object) => ({ ...req, body: catalog.progressBody() }) }],
+            requests: [{ setupRequest: (req: object) => keyed({ ...req, body: catalog.progressBody() }) }],
           }
         : scenario === 'link'
           ? {
@@ -86,14 +100,15 @@ try {
               amount: FLASH_USERS,
               requests: [
                 {
-                  setupRequest: (req: object) => ({
-                    ...req,
-                    body: JSON.stringify({
-                      partnerUid: `flash-${next++}`,
-                      missionKey: 'flash',
-                      completed: true,
+                  setupRequest: (req: object) =>
+                    keyed({
+                      ...req,
+                      body: JSON.stringify({
+                        partnerUid: `flash-${next++}`,
+                        missionKey: 'flash',
+                        completed: true,
+                      }),
                     }),
-                  }),
                 },
               ],
             };
@@ -113,10 +128,79 @@ try {
       .find((f) => f.endsWith('.cpuprofile'));
     if (file === undefined) throw new Error(`no profile written in ${dir}`);
     const summary = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), window);
-    const header = `${scenario}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors + result.non2xx} (${SECONDS} s, under --cpu-prof)\n\n`;
-    writeFileSync(path.join(RESULTS, `profile-${scenario}.txt`), header + summary);
+    const header = `${scenario}${KEYS ? ' (Idempotency-Key on every request)' : ''}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors + result.non2xx} (${SECONDS} s, under --cpu-prof)\n\n`;
+    writeFileSync(path.join(RESULTS, `profile-${scenario}${KEYS ? '-keys' : ''}.txt`), header + summary);
     log(header + summary.split('\n').slice(0, 40).join('\n'));
   }
 } finally {
   await sqlOn(SERVER_URL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+}
+
+/** The webhook worker draining FLASH_USERS pending messages (two event types) to a local receiver. */
+async function profileDelivery(dir: string): Promise<void> {
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const port = (receiver.address() as { port: number }).port;
+  let service = startProcess(['src/main.ts'], env);
+  try {
+    await waitForHttp(`${base}/readyz`);
+    const admin = async (route: string, body: unknown) => {
+      const response = await fetch(`${base}/admin/v1${route}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 201) throw new Error(`${route}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as { id: string };
+    };
+    const partner = await admin('/partners', { name: 'Delivery partner', allowedIps: ['127.0.0.1'] });
+    const endpoint = await admin(`/partners/${partner.id}/webhook-endpoints`, {
+      url: `http://127.0.0.1:${port}/hook`,
+      events: ['mission.completed', 'claim.requested'],
+    });
+    await stop(service);
+    // The profiled process is up before the messages arrive: the window is the delivery only.
+    service = startProcess(['src/main.ts'], env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    await waitForHttp(`${base}/readyz`);
+    await new Promise((r) => setTimeout(r, 2000));
+    const started = performance.now();
+    await sqlOn(
+      url,
+      `INSERT INTO webhook_messages (id, endpoint_id, partner_id, event_type, rank, payload, status, next_attempt_at, created_at)
+       SELECT 'msg_d' || n, $1, $2, t, r,
+              jsonb_build_object('type', t, 'timestamp', now(), 'data', jsonb_build_object('partnerUid', 'flash-' || (n / 2), 'claimId', 'clm_' || n)),
+              'PENDING', now() - interval '1 minute', now() - interval '1 minute'
+       FROM generate_series(0, $3 - 1) AS n,
+            LATERAL (SELECT CASE WHEN n % 2 = 0 THEN 'mission.completed' ELSE 'claim.requested' END AS t, 2 + n % 2 AS r) e`,
+      [endpoint.id, partner.id, FLASH_USERS],
+    );
+    for (;;) {
+      const { rows } = await sqlOn(
+        url,
+        `SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'PENDING'`,
+      );
+      if ((rows[0] as { n: number }).n === 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const ended = performance.now();
+    await stop(service);
+    const file = readdirSync(dir)
+      .sort()
+      .find((f) => f.endsWith('.cpuprofile'));
+    if (file === undefined) throw new Error(`no profile written in ${dir}`);
+    const seconds = (ended - started) / 1000;
+    const summary = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), {
+      endGapMicros: (performance.now() - ended) * 1000,
+      windowMicros: (ended - started) * 1000,
+    });
+    const header = `delivery: ${FLASH_USERS} messages in ${seconds.toFixed(1)} s (${(FLASH_USERS / seconds).toFixed(0)}/s, under --cpu-prof)\n\n`;
+    writeFileSync(path.join(RESULTS, 'profile-delivery.txt'), header + summary);
+    log(header + summary.split('\n').slice(0, 40).join('\n'));
+  } finally {
+    await stop(service);
+    receiver.close();
+  }
 }

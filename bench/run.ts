@@ -40,6 +40,15 @@ const FLASH_USERS = Number(process.env.BENCH_FLASH_USERS ?? 100_000);
 const GROWTH_ROWS = Number(process.env.BENCH_GROWTH_ROWS ?? 10_000_000);
 const RSS_SECONDS = Number(process.env.BENCH_RSS_SECONDS ?? 60);
 const ONLY_HTTP = process.env.BENCH_ONLY === 'http';
+// BENCH_ONLY=features: only the rows "with rate limits, idempotency keys and webhooks" against the
+// same without, in BENCH_FEATURES_ROUNDS interleaved pairs (writes bench/results/features.json).
+const ONLY_FEATURES = process.env.BENCH_ONLY === 'features';
+const FEATURES_ROUNDS = Number(process.env.BENCH_FEATURES_ROUNDS ?? 3);
+// On a shared machine throughput moves with the neighbours; CPU time per request does much less.
+// Each features load also reports the service's CPU ms per request, its PostgreSQL backends' CPU
+// ms per request and the database's transactions per request (pg_stat_database, which backends
+// flush when idle: BENCH_FEATURES_SETTLE_MS after each load, default 11 s; 0 skips the count).
+const FEATURES_SETTLE_MS = Number(process.env.BENCH_FEATURES_SETTLE_MS ?? 11_000);
 const SERVICE_NODE_OPTIONS = process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=128';
 const PORTS = { service: 18080, empty: 18081, full: 18082, start: 18083 };
 
@@ -195,9 +204,12 @@ async function main(): Promise<void> {
   const url = databaseUrl(dbName);
   log(`database ${dbName}`);
   // "Without": no per-partner rate limit, no idempotency keys, no webhook endpoint (the main rows).
+  // Nor a webhook worker: with one, it leased the second service's messages too and, not allowed
+  // private addresses, refused the local receiver, so those messages went to 5 s...5 min backoff
+  // and each was tried by both processes (docs/performance.md, "Third round").
   const service = startProcess(
     ['src/main.ts'],
-    serviceEnv(url, PORTS.service, { RATE_LIMIT_PER_PARTNER: '0' }),
+    serviceEnv(url, PORTS.service, { RATE_LIMIT_PER_PARTNER: '0', WEBHOOK_WORKER: 'false' }),
   );
   const empty = startProcess(['bench/empty-server.ts'], { PORT: String(PORTS.empty) });
   const base = `http://127.0.0.1:${PORTS.service}`;
@@ -215,6 +227,21 @@ async function main(): Promise<void> {
     const partnerId = catalog.partnerId;
     const achieveLoad = (connections = CONNECTIONS, duration = SECONDS) =>
       load({ ...achieveRequest(base, catalog), connections, duration });
+    if (ONLY_FEATURES) {
+      const fullService = await startFullService(url, receiver);
+      full = fullService.full;
+      await featureRows(
+        base,
+        url,
+        catalog,
+        service.pid as number,
+        fullService.fullBase,
+        fullService.fullCatalog,
+        fullService.full.pid as number,
+      );
+      report(started, url);
+      return;
+    }
 
     // --- Growth, first half: achieve p50 on an empty table ---
     await achieveLoad(8, 2); // warm-up
@@ -328,26 +355,9 @@ async function main(): Promise<void> {
     // service (default per-partner limit, counted in PostgreSQL), a second partner with a webhook
     // endpoint subscribed to every event (delivered by the service's worker to a local receiver),
     // and an Idempotency-Key on every achieve ---
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const receiverPort = (receiver.address() as { port: number }).port;
-    full = startProcess(
-      ['src/main.ts'],
-      serviceEnv(url, PORTS.full, { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }),
-    );
-    const fullBase = `http://127.0.0.1:${PORTS.full}`;
-    await waitForHttp(`${fullBase}/readyz`);
-    const fullCatalog = await setUpCatalog(fullBase, url, FLASH_USERS, 'Bench partner (limits, webhooks)');
-    const endpoint = await fetch(`${fullBase}/admin/v1/partners/${fullCatalog.partnerId}/webhook-endpoints`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        url: `http://127.0.0.1:${receiverPort}/hook`,
-        events: ['mission.completed', 'claim.reserved', 'claim.requested', 'claim.rejected', 'user.linked'],
-      }),
-    });
-    if (endpoint.status !== 201)
-      throw new Error(`webhook endpoint: ${endpoint.status} ${await endpoint.text()}`);
-    await linkHalfTheUsers(url, fullCatalog.partnerId);
+    const fullService = await startFullService(url, receiver);
+    full = fullService.full;
+    const { fullBase, fullCatalog } = fullService;
     await load({ ...achieveRequest(fullBase, fullCatalog, true), duration: 2 }); // warm-up
     const fullAchieve = await load(achieveRequest(fullBase, fullCatalog, true));
     const againAchieve = await achieveLoad();
@@ -459,6 +469,179 @@ async function main(): Promise<void> {
     if (process.env.BENCH_KEEP_DATABASE !== '1')
       await sqlOn(SERVER_URL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   }
+}
+
+/** CPU seconds (user + system) a process has used, 0 when it is gone (Linux). */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+interface CostSnapshot {
+  service: number;
+  backends: Map<number, number>;
+  transactions: number;
+}
+
+async function costSnapshot(url: string, servicePid: number): Promise<CostSnapshot> {
+  const { rows } = await sqlOn(
+    url,
+    `SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database())::text AS t,
+            array(SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()) AS pids`,
+  );
+  const row = rows[0] as { t: string; pids: number[] };
+  return {
+    service: cpuSecondsOf(servicePid),
+    backends: new Map(row.pids.map((pid) => [pid, cpuSecondsOf(pid)])),
+    transactions: Number(row.t),
+  };
+}
+
+/** A load with its cost per request: service CPU ms, PostgreSQL CPU ms, transactions. */
+async function costed(url: string, servicePid: number, run: () => Promise<LoadResult>) {
+  const before = await costSnapshot(url, servicePid);
+  const result = await run();
+  if (FEATURES_SETTLE_MS > 0) await new Promise((r) => setTimeout(r, FEATURES_SETTLE_MS));
+  const after = await costSnapshot(url, servicePid);
+  const n = Math.max(1, result.total);
+  let pg = 0;
+  for (const [pid, cpu] of after.backends) pg += cpu - (before.backends.get(pid) ?? 0);
+  return {
+    result,
+    serviceMs: ((after.service - before.service) * 1000) / n,
+    pgMs: (pg * 1000) / n,
+    transactions: FEATURES_SETTLE_MS > 0 ? (after.transactions - before.transactions) / n : Number.NaN,
+  };
+}
+type Costed = Awaited<ReturnType<typeof costed>>;
+const costNote = (c: Costed) =>
+  `${c.result.rps.toFixed(0)}/s, service ${c.serviceMs.toFixed(2)} ms CPU/req, PostgreSQL ${c.pgMs.toFixed(2)} ms CPU/req, ${c.transactions.toFixed(2)} transactions/req`;
+
+/** BENCH_ONLY=features: with/without in interleaved pairs (the order alternates), median ratio. */
+async function featureRows(
+  base: string,
+  url: string,
+  catalog: BenchCatalog,
+  servicePid: number,
+  fullBase: string,
+  fullCatalog: BenchCatalog,
+  fullPid: number,
+): Promise<void> {
+  const withAll = 'rate limits + idempotency keys + webhooks';
+  await linkHalfTheUsers(url, catalog.partnerId);
+  await load({ ...achieveRequest(base, catalog), connections: 8, duration: 2 }); // warm-up
+  await load({ ...achieveRequest(fullBase, fullCatalog, true), connections: 8, duration: 2 });
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+  const pairs = async (
+    scenario: string,
+    without: () => Promise<LoadResult>,
+    withIt: () => Promise<LoadResult>,
+  ) => {
+    const withs: Costed[] = [];
+    const withouts: Costed[] = [];
+    const runWith = async () => withs.push(await costed(url, fullPid, withIt));
+    const runWithout = async () => withouts.push(await costed(url, servicePid, without));
+    for (let i = 0; i < FEATURES_ROUNDS; i++) {
+      if (i % 2 === 0) {
+        await runWith();
+        await runWithout();
+      } else {
+        await runWithout();
+        await runWith();
+      }
+    }
+    const ratios = withs.map((w, i) => w.result.rps / (withouts[i] as Costed).result.rps);
+    const middle = (withs[ratios.indexOf(median(ratios))] as Costed).result;
+    record({
+      scenario: `${scenario}, ${withAll}`,
+      rps: median(withs.map((w) => w.result.rps)),
+      p50: middle.p50,
+      p99: middle.p99,
+      ceiling: 'the same without (interleaved pairs, median)',
+      ceilingRps: median(withouts.map((w) => w.result.rps)),
+      target: '>= 0.9x',
+      min: 0.9,
+      note: `ratios ${ratios.map((r) => r.toFixed(2)).join(', ')}; errors ${withs.reduce((n, w) => n + w.result.errors + w.result.non2xx, 0)}; with: ${withs.map(costNote).join(' | ')}; without: ${withouts.map(costNote).join(' | ')}`,
+    });
+  };
+  await pairs(
+    'achieve, progress only',
+    () => load(achieveRequest(base, catalog)),
+    () => load(achieveRequest(fullBase, fullCatalog, true)),
+  );
+  await pairs(
+    'link check',
+    () => load(linkRequest(base, catalog)),
+    () => load(linkRequest(fullBase, fullCatalog)),
+  );
+  let flash: Awaited<ReturnType<typeof flashCrowd>> | undefined;
+  let fullFlash: Awaited<ReturnType<typeof flashCrowd>> | undefined;
+  const flashCost = await costed(url, servicePid, async () => {
+    flash = await flashCrowd(base, url, catalog, 'flash');
+    return flash.result;
+  });
+  // With webhooks, the flash crowd's cost includes delivering its messages: until none is pending.
+  let drainedAfter = 0;
+  const fullFlashCost = await costed(url, fullPid, async () => {
+    fullFlash = await flashCrowd(fullBase, url, fullCatalog, 'flashfull', true);
+    const t0 = Date.now();
+    while (Date.now() - t0 < 300_000) {
+      const { rows } = await sqlOn(
+        url,
+        `SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'PENDING'`,
+      );
+      if ((rows[0] as { n: number }).n === 0) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    drainedAfter = (Date.now() - t0) / 1000;
+    return fullFlash.result;
+  });
+  if (!flash || !fullFlash) throw new Error('flash crowd did not run');
+  record({
+    scenario: `flash crowd, ${withAll}`,
+    rps: fullFlash.result.rps,
+    p50: fullFlash.result.p50,
+    p99: fullFlash.result.p99,
+    ceiling: 'the flash crowd without (run just before)',
+    ceilingRps: flash.result.rps,
+    target: '>= 0.9x, exact',
+    min: 0.9,
+    also: fullFlash.exact && flash.exact,
+    note: `with: ${fullFlash.note}; ${costNote(fullFlashCost)} (delivering its webhooks included: the last was sent ${drainedAfter.toFixed(1)} s after the crowd); without: ${flash.note}; ${costNote(flashCost)}`,
+  });
+}
+
+/**
+ * The second service: the default per-partner rate limit (counted in PostgreSQL), a partner with a
+ * webhook endpoint subscribed to every event (delivered by the service's worker to `receiver`).
+ */
+async function startFullService(url: string, receiver: ReturnType<typeof createServer>) {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverPort = (receiver.address() as { port: number }).port;
+  const full = startProcess(
+    ['src/main.ts'],
+    serviceEnv(url, PORTS.full, { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }),
+  );
+  const fullBase = `http://127.0.0.1:${PORTS.full}`;
+  await waitForHttp(`${fullBase}/readyz`);
+  const fullCatalog = await setUpCatalog(fullBase, url, FLASH_USERS, 'Bench partner (limits, webhooks)');
+  const endpoint = await fetch(`${fullBase}/admin/v1/partners/${fullCatalog.partnerId}/webhook-endpoints`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      url: `http://127.0.0.1:${receiverPort}/hook`,
+      events: ['mission.completed', 'claim.reserved', 'claim.requested', 'claim.rejected', 'user.linked'],
+    }),
+  });
+  if (endpoint.status !== 201)
+    throw new Error(`webhook endpoint: ${endpoint.status} ${await endpoint.text()}`);
+  await linkHalfTheUsers(url, fullCatalog.partnerId);
+  return { full, fullBase, fullCatalog };
 }
 
 async function waitForClosed(url: string): Promise<void> {
@@ -673,8 +856,15 @@ function report(started: number, url: string): void {
     totalSeconds: (Date.now() - started) / 1000,
   };
   mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.svg'), renderChart(rows));
+  if (ONLY_FEATURES) {
+    writeFileSync(
+      path.join(ROOT, 'bench', 'results', 'features.json'),
+      `${JSON.stringify(result, null, 2)}\n`,
+    );
+  } else {
+    writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+    writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.svg'), renderChart(rows));
+  }
   console.log('\n| Scenario | Throughput | p50 ms | p99 ms | Ceiling | Ceiling/s | Ratio | Target | Pass |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {

@@ -30,10 +30,10 @@ export interface StoredKey {
  * it stopped renewing (a crashed process) and this is the same request. One statement: of any
  * number of processes claiming together, exactly one gets a row back. Concurrent claims go to the
  * database together, one statement per batch (src/db/coalescer.ts; docs/performance.md), never
- * two of one key in a batch.
+ * two of one key in a batch, and in the same statement as the answers of runs that ended meanwhile.
  */
 export async function claimKey(db: Kysely<DB>, claim: KeyClaim): Promise<boolean> {
-  return batchesOf(db).claims.submit(claim);
+  return batchesOf(db).submit({ claim });
 }
 
 interface AnswerRecord {
@@ -45,9 +45,10 @@ interface AnswerRecord {
 
 const keyOf = (item: { scope: string; key: string }) => `${item.scope}\u0000${item.key}`;
 
-async function claimBatch(db: Kysely<DB>, claims: KeyClaim[]): Promise<boolean[]> {
+/** The claims' INSERT: answers (scope, key, owner) of each key it took. */
+function claimInsert(claims: KeyClaim[]) {
   const column = <T>(pick: (c: KeyClaim) => T) => claims.map(pick);
-  const { rows } = await sql<{ scope: string; key: string; owner: string }>`
+  return sql`
     INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, owner, locked_until, created_at, expires_at)
     SELECT s, kk, f, 'RUNNING', o, l, c, e
     FROM unnest(${column((c) => c.scope)}::text[], ${column((c) => c.key)}::text[], ${column((c) => c.fingerprint)}::text[],
@@ -60,45 +61,70 @@ async function claimBatch(db: Kysely<DB>, claims: KeyClaim[]): Promise<boolean[]
       response_status = NULL, response_headers = NULL, response_body = NULL
     WHERE k.expires_at <= excluded.created_at
        OR (k.state = 'RUNNING' AND k.locked_until <= excluded.created_at AND k.fingerprint = excluded.fingerprint)
-    RETURNING scope, key, owner`.execute(db);
-  const owners = new Map(rows.map((row) => [keyOf(row), row.owner]));
-  return claims.map((claim) => owners.get(keyOf(claim)) === claim.owner);
+    RETURNING scope, key, owner`;
 }
 
-async function answerBatch(db: Kysely<DB>, records: AnswerRecord[]): Promise<boolean[]> {
+/** The answers' UPDATE: answers (scope, key) of each run that still held its key. */
+function answerUpdate(records: AnswerRecord[]) {
   const column = <T>(pick: (r: AnswerRecord) => T) => records.map(pick);
-  const { rows } = await sql<{ scope: string; key: string }>`
+  return sql`
     UPDATE idempotency_keys AS k SET
       state = 'DONE', response_status = t.st, response_headers = t.h::jsonb, response_body = t.b
     FROM unnest(${column((r) => r.scope)}::text[], ${column((r) => r.key)}::text[], ${column((r) => r.owner)}::text[],
                 ${column((r) => r.answer.status)}::int[], ${column((r) => JSON.stringify(r.answer.headers))}::text[],
                 ${column((r) => r.answer.body)}::text[]) AS t(s, kk, o, st, h, b)
     WHERE k.scope = t.s AND k.key = t.kk AND k.owner = t.o AND k.state = 'RUNNING'
-    RETURNING k.scope, k.key`.execute(db);
-  const done = new Set(rows.map(keyOf));
-  return records.map((record) => done.has(keyOf(record)));
+    RETURNING k.scope, k.key`;
 }
 
-// One pair of batching queues per database handle (the service has one).
-const batches = new WeakMap<
-  Kysely<DB>,
-  { claims: Coalescer<KeyClaim, boolean>; answers: Coalescer<AnswerRecord, boolean> }
->();
+/** One piece of key work: a claim (before a run) or an answer (after it). */
+export type KeyWork = { claim: KeyClaim; answer?: undefined } | { answer: AnswerRecord; claim?: undefined };
+
+const workKey = (work: KeyWork) => keyOf(work.claim ?? work.answer);
+
+/**
+ * Claims and answers waiting together go as ONE statement (two data-modifying CTEs): a run's
+ * answer and the next runs' claims share a round trip. The coalescer never puts two items of one
+ * key in a batch, so the INSERT and the UPDATE never touch the same row; the statement is all or
+ * nothing, like each of its parts alone.
+ */
+export async function keyBatch(db: Kysely<DB>, work: KeyWork[]): Promise<boolean[]> {
+  const claims = work.flatMap((w) => (w.claim ? [w.claim] : []));
+  const answers = work.flatMap((w) => (w.answer ? [w.answer] : []));
+  let claimed: Array<{ scope: string; key: string; owner: string }> = [];
+  let answered: Array<{ scope: string; key: string }> = [];
+  if (answers.length === 0) {
+    claimed = (await sql<{ scope: string; key: string; owner: string }>`${claimInsert(claims)}`.execute(db))
+      .rows;
+  } else if (claims.length === 0) {
+    answered = (await sql<{ scope: string; key: string }>`${answerUpdate(answers)}`.execute(db)).rows;
+  } else {
+    const { rows } = await sql<{ answer: boolean; scope: string; key: string; owner: string | null }>`
+      WITH answered AS (${answerUpdate(answers)}), claimed AS (${claimInsert(claims)})
+      SELECT true AS answer, scope, key, NULL::text AS owner FROM answered
+      UNION ALL SELECT false, scope, key, owner FROM claimed`.execute(db);
+    for (const row of rows) {
+      if (row.answer) answered.push(row);
+      else claimed.push({ scope: row.scope, key: row.key, owner: row.owner as string });
+    }
+  }
+  const owners = new Map(claimed.map((row) => [keyOf(row), row.owner]));
+  const done = new Set(answered.map(keyOf));
+  return work.map((w) =>
+    w.claim ? owners.get(keyOf(w.claim)) === w.claim.owner : done.has(keyOf(w.answer)),
+  );
+}
+
+// One batching queue per database handle (the service has one).
+const batches = new WeakMap<Kysely<DB>, Coalescer<KeyWork, boolean>>();
 function batchesOf(db: Kysely<DB>) {
   let found = batches.get(db);
   if (found === undefined) {
-    found = {
-      claims: new Coalescer<KeyClaim, boolean>({
-        name: 'idempotency claim',
-        keyOf,
-        run: (items) => claimBatch(db, items),
-      }),
-      answers: new Coalescer<AnswerRecord, boolean>({
-        name: 'idempotency answer',
-        keyOf,
-        run: (items) => answerBatch(db, items),
-      }),
-    };
+    found = new Coalescer<KeyWork, boolean>({
+      name: 'idempotency key',
+      keyOf: workKey,
+      run: (items) => keyBatch(db, items),
+    });
     batches.set(db, found);
   }
   return found;
@@ -129,7 +155,7 @@ export async function recordAnswer(
   owner: string,
   answer: { status: number; headers: Record<string, string>; body: string | null },
 ): Promise<boolean> {
-  return batchesOf(db).answers.submit({ scope, key, owner, answer });
+  return batchesOf(db).submit({ answer: { scope, key, owner, answer } });
 }
 
 /** Lets the key go (its run ended in a 5xx): the next request with it runs afresh. */

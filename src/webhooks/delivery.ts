@@ -164,12 +164,15 @@ export async function runWebhookBatch(
   const now = clock.now();
   const batchSize = options.batchSize ?? 20;
   const lease = new Date(now.getTime() + options.timeoutMs * (batchSize + 1) + 5_000);
+  // Earliest due first, then event order: the partial index on next_attempt_at gives that order, so
+  // a round reads its 20 messages, not the whole backlog (ordering by created_at first sorted every
+  // due message on each round: a flash crowd's backlog made each round slower than the last).
   const { rows } = await sql<Leased>`
     WITH due AS (
       SELECT m.id FROM webhook_messages m
       JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
       WHERE m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
-      ORDER BY m.created_at, m.rank, m.seq
+      ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
       LIMIT ${batchSize}
       FOR UPDATE OF m SKIP LOCKED
     ), leased AS (
@@ -182,20 +185,54 @@ export async function runWebhookBatch(
     ORDER BY l.created_at, l.rank, l.seq`.execute(db);
   const byEndpoint = new Map<string, Leased[]>();
   for (const row of rows) byEndpoint.set(row.endpoint_id, [...(byEndpoint.get(row.endpoint_id) ?? []), row]);
+  const attempts: Attempt[] = [];
   await Promise.all(
     [...byEndpoint.values()].map(async (messages) => {
-      for (const message of messages) await deliver(db, clock, message, options);
+      for (const message of messages) attempts.push(await deliver(clock, message, options));
     }),
   );
+  await recordAttempts(db, attempts);
   return rows.length;
 }
 
-async function deliver(
-  db: Kysely<DB>,
-  clock: Clock,
-  message: Leased,
-  options: DeliveryOptions,
-): Promise<void> {
+/** One delivery attempt and the state it moves its message to. */
+interface Attempt {
+  id: string;
+  at: Date;
+  outcome: Outcome;
+  status: 'DELIVERED' | 'FAILED' | 'PENDING';
+  attempts: number;
+  error: string | null;
+  nextAttemptAt: Date;
+  deliveredAt: Date | null;
+}
+
+/**
+ * The round's attempts and their messages' new states in ONE statement (not one per message): a
+ * crash before it leaves the round's messages PENDING under their lease, so they are sent again
+ * when it runs out, as after a crash during a POST (at least once).
+ */
+async function recordAttempts(db: Kysely<DB>, attempts: Attempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const column = <T>(pick: (a: Attempt) => T) => attempts.map(pick);
+  await sql`
+    WITH t AS (
+      SELECT * FROM unnest(${column((a) => a.id)}::text[], ${column((a) => a.at)}::timestamptz[],
+                           ${column((a) => a.outcome.statusCode)}::int[], ${column((a) => a.outcome.error)}::text[],
+                           ${column((a) => a.outcome.durationMs)}::int[], ${column((a) => a.status)}::text[],
+                           ${column((a) => a.attempts)}::int[], ${column((a) => a.error)}::text[],
+                           ${column((a) => a.nextAttemptAt)}::timestamptz[], ${column((a) => a.deliveredAt)}::timestamptz[])
+             WITH ORDINALITY AS t(id, at, code, outcome_error, duration, status, attempts, error, next_at, delivered_at, n)
+    ), attempt AS (
+      INSERT INTO webhook_attempts (message_id, attempted_at, status_code, error, duration_ms)
+      SELECT id, at, code, outcome_error, duration FROM t ORDER BY n
+    )
+    UPDATE webhook_messages m SET status = t.status, attempts = t.attempts, last_error = t.error,
+           next_attempt_at = t.next_at, delivered_at = t.delivered_at
+    FROM t WHERE m.id = t.id AND m.status = 'PENDING'`.execute(db);
+}
+
+async function deliver(clock: Clock, message: Leased, options: DeliveryOptions): Promise<Attempt> {
   const body = JSON.stringify(message.payload);
   // webhook-timestamp is the wall-clock time of sending: receivers compare it with their own clock.
   const sentAt = new Date();
@@ -214,18 +251,16 @@ async function deliver(
   const at = clock.now();
   const attempts = message.attempts + 1;
   const delay = ok ? undefined : nextDelayMs(attempts, options.random);
-  const status = ok ? 'DELIVERED' : delay === undefined ? 'FAILED' : 'PENDING';
-  const error = ok ? null : (outcome.error ?? `HTTP ${outcome.statusCode}`);
-  // The attempt and the message's new state in one statement.
-  await sql`
-    WITH attempt AS (
-      INSERT INTO webhook_attempts (message_id, attempted_at, status_code, error, duration_ms)
-      VALUES (${message.id}, ${at}::timestamptz, ${outcome.statusCode}::int, ${outcome.error}, ${outcome.durationMs}::int)
-    )
-    UPDATE webhook_messages SET status = ${status}, attempts = ${attempts}::int, last_error = ${error},
-           next_attempt_at = ${new Date(at.getTime() + (delay ?? 0))}::timestamptz,
-           delivered_at = ${ok ? at : null}::timestamptz
-    WHERE id = ${message.id} AND status = 'PENDING'`.execute(db);
+  return {
+    id: message.id,
+    at,
+    outcome,
+    status: ok ? 'DELIVERED' : delay === undefined ? 'FAILED' : 'PENDING',
+    attempts,
+    error: ok ? null : (outcome.error ?? `HTTP ${outcome.statusCode}`),
+    nextAttemptAt: new Date(at.getTime() + (delay ?? 0)),
+    deliveredAt: ok ? at : null,
+  };
 }
 
 /** Runs delivery rounds until stopped: back to back while there is work, else every `idleMs`. */
