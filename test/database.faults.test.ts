@@ -6,30 +6,19 @@
 // bounded shutdown.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../src/db/connection.ts';
 import type { Database } from '../src/db/connection.ts';
 import { createOwnPostgres, ownPostgresUnavailable, postgresBinDir } from './own-postgres.ts';
 import type { OwnPostgres } from './own-postgres.ts';
+import { freePort } from './free-port.ts';
 
 const bin = postgresBinDir();
 const cannotRun = ownPostgresUnavailable();
 const OWNER = 'fault-test-owner-token-0123';
 const USERS = 300;
 const BUDGET_TOTAL = 150;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 interface Proc {
   child: ChildProcess;

@@ -13,12 +13,12 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript (no declarations), run by node itself.
 import * as build from '../scripts/build-server.mjs';
+import { freePort } from './free-port.ts';
 
 const { isStale, inputTimes, bundleTime } = build as {
   isStale: (bundleTime: number | undefined, inputTimes: Iterable<number>) => boolean;
@@ -94,17 +94,6 @@ describe('the npm scripts', () => {
     expect(readFileSync(path.join(ROOT, '.gitignore'), 'utf8').split('\n')).toContain('dist/');
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 describe('npm start on an edited checkout', () => {
   it('rebuilds the bundle, serves the edited code, and runs the development chain from it', async () => {

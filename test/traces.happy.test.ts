@@ -6,13 +6,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTracing } from '../src/config.ts';
 import { OUT_OF_THE_WAY, setupMission, startTestApp } from './harness.ts';
 import { linkUsers } from './link-users.ts';
+import { freePort } from './free-port.ts';
 
 const onPostgres = process.env.DATABASE_URL !== undefined && process.env.DATABASE_URL !== '';
 const scratch = mkdtempSync(path.join(tmpdir(), 'mrs-traces-'));
@@ -88,17 +88,6 @@ async function startReceiver() {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** A process as `npm start` / `npm run worker` run it: tsx, then the telemetry `--import`. */

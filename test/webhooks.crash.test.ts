@@ -3,13 +3,13 @@
 // its POST is in flight, deliver the message after a restart, with the same webhook-id.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupMission, startTestApp } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { startReceiver } from './webhooks/receiver.ts';
+import { freePort } from './free-port.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mrs-webhooks-crash-'));
@@ -35,17 +35,6 @@ afterAll(async () => {
   await ctx?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 async function startService(worker: boolean) {
   const port = await freePort();

@@ -1,8 +1,10 @@
 // Headless Chromium for end-to-end tests: Debian's chromium driven by playwright-core.
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
+import { freePort } from '../free-port.ts';
+
+export { freePort };
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -21,17 +23,5 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
     // playwright gives every launch a new, empty profile of its own.
-  });
-}
-
-/** A free TCP port on loopback (the app needs its public URL before it listens). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
   });
 }

@@ -1,21 +1,13 @@
 // Test helpers of the partner SDK's tests: the service listening on a real port of 127.0.0.1 (its
 // PUBLIC_BASE_URL is that address, so the embedded development login works over real HTTP), a
 // partner with a registered redirect URL and a mission, and the browser's login journey.
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { startTestApp } from '../harness.ts';
 import type { TestContext } from '../harness.ts';
 import { loginFormAction, TestBrowser } from '../login-helpers.ts';
 import type { Hop } from '../login-helpers.ts';
+import { freePort } from '../free-port.ts';
 
-/** A port that was free a moment ago (the service's own address must be known before it starts). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort };
 
 export interface ListeningService {
   ctx: TestContext;
