@@ -258,6 +258,12 @@ describe.skipIf(!runBrowser)('the operator console', () => {
         '최근 90일',
       ]);
       await page.getByRole('figure', { name: '일별 미션 완료 및 보상 (UTC)' }).waitFor();
+      // The chart's own words (its table of numbers and the day column) in Korean too.
+      await page.getByText('일별 미션 완료 및 보상 (UTC): 수치').first().waitFor({ state: 'attached' });
+      await page
+        .getByRole('columnheader', { name: '날짜', includeHidden: true })
+        .first()
+        .waitFor({ state: 'attached' });
       await page.getByRole('columnheader', { name: '남음' }).first().waitFor({ state: 'attached' });
       expect(await layoutProblems(page)).toEqual([]);
       await page.goto(`${appUrl}/console/partners/${setup.partnerId}`);

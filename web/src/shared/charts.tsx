@@ -1,6 +1,7 @@
 // Plain SVG charts (no chart library): bars per day and lines over time. Each chart comes with
 // its numbers as a table, for screen readers and for anyone who wants the exact values.
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { DataTable } from './data-table.tsx';
 
 export interface Series {
@@ -10,14 +11,6 @@ export interface Series {
   values: number[];
   /** Values as shown in the table (exact decimal strings for money); defaults to `values`. */
   shown?: string[];
-}
-
-/** The chart's own words in the page's language (the caller translates): the numbers' summary, the day column, the dashed line. */
-export interface ChartWords {
-  /** The summary of the table of numbers, e.g. "Payouts per day: the numbers". */
-  numbers: string;
-  day: string;
-  dashed: string;
 }
 
 const WIDTH = 640;
@@ -70,23 +63,18 @@ function Axes({ max, labels }: { max: number; labels: string[] }) {
   );
 }
 
-function ChartNumbers({
-  caption,
-  labels,
-  series,
-  words,
-}: {
-  caption: string;
-  labels: string[];
-  series: Series[];
-  words: ChartWords;
-}) {
+function ChartNumbers({ caption, labels, series }: { caption: string; labels: string[]; series: Series[] }) {
+  // The chart's own words in the page's language (`charts.*` of its messages), as StatusBadge does.
+  const { t } = useTranslation();
   return (
     <details>
-      <summary>{words.numbers}</summary>
+      <summary>{t('charts.numbers', { caption, defaultValue: `${caption}: the numbers` })}</summary>
       <DataTable
         caption={caption}
-        columns={[words.day, ...series.map((s) => ({ label: s.label, numeric: true }))]}
+        columns={[
+          t('charts.day', { defaultValue: 'Day' }),
+          ...series.map((s) => ({ label: s.label, numeric: true })),
+        ]}
       >
         {labels.map((label, i) => (
           <tr key={label}>
@@ -124,7 +112,6 @@ function ChartFigure(props: {
   series: Series[];
   max: number;
   legendExtra?: ReactNode;
-  words: ChartWords;
   children: ReactNode;
 }) {
   const { caption, labels, series } = props;
@@ -143,7 +130,7 @@ function ChartFigure(props: {
         {props.children}
       </svg>
       <Legend series={series} extra={props.legendExtra} />
-      <ChartNumbers caption={caption} labels={labels} series={series} words={props.words} />
+      <ChartNumbers caption={caption} labels={labels} series={series} />
     </figure>
   );
 }
@@ -154,20 +141,18 @@ export function BarChart({
   labels,
   series,
   summary,
-  words,
 }: {
   caption: string;
   labels: string[];
   series: Series[];
   summary: string;
-  words: ChartWords;
 }) {
   const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values)));
   const innerH = HEIGHT - PAD.top - PAD.bottom;
   const slot = (WIDTH - PAD.left - PAD.right) / Math.max(1, labels.length);
   const barW = Math.max(2, (slot * 0.8) / Math.max(1, series.length));
   return (
-    <ChartFigure caption={caption} summary={summary} labels={labels} series={series} max={max} words={words}>
+    <ChartFigure caption={caption} summary={summary} labels={labels} series={series} max={max}>
       {series.map((s, si) =>
         s.values.map((v, i) => {
           const h = (innerH * v) / max;
@@ -194,15 +179,14 @@ export function LineChart({
   series,
   summary,
   reference,
-  words,
 }: {
   caption: string;
   labels: string[];
   series: Series[];
   summary: string;
   reference?: { label: string; value: number };
-  words: ChartWords;
 }) {
+  const { t } = useTranslation();
   const max = niceMax(Math.max(reference?.value ?? 0, ...series.flatMap((s) => s.values)));
   const innerH = HEIGHT - PAD.top - PAD.bottom;
   const innerW = WIDTH - PAD.left - PAD.right;
@@ -215,11 +199,10 @@ export function LineChart({
       labels={labels}
       series={series}
       max={max}
-      words={words}
       legendExtra={
         reference && (
           <span style={{ ['--swatch' as string]: '#1a1a1a' }}>
-            {reference.label} ({words.dashed})
+            {reference.label} ({t('charts.dashed', { defaultValue: 'dashed' })})
           </span>
         )
       }

@@ -7,7 +7,6 @@ import { LoadState, StatusBadge, TextField, useLoad } from '../../shared/ui.tsx'
 import { ActionForm } from '../components/ActionForm.tsx';
 import { DataTable } from '../../shared/data-table.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
-import { useChartWords } from '../components/chartWords.ts';
 import { BackLink } from '../components/PageHeader.tsx';
 import { StatCards } from '../components/StatCards.tsx';
 import { field } from '../forms.ts';
@@ -17,7 +16,6 @@ import type { Budget, BudgetHistoryPoint } from '../types.ts';
 
 function History({ budget, points }: { budget: Budget; points: BudgetHistoryPoint[] }) {
   const { t, formatNumber } = useConsoleText();
-  const chartWords = useChartWords();
   if (points.length === 0) return <p>{t('budgetPage.noMovements')}</p>;
   const unit = (v: string) => formatUnits(v, budget.decimals);
   const caption = t('budgetPage.chart', { symbol: budget.assetSymbol });
@@ -31,7 +29,6 @@ function History({ budget, points }: { budget: Budget; points: BudgetHistoryPoin
         paid: unit(budget.paid),
         total: unit(budget.total),
       })}
-      words={chartWords(caption)}
       labels={points.map((p) => p.day)}
       reference={{
         label: t('budgetPage.totalNow', { total: unit(budget.total) }),

@@ -5,7 +5,6 @@ import { addDecimals, formatUnits, plotValue } from '../../shared/format.ts';
 import { Link, navigate, useLocation } from '../../shared/router.ts';
 import { LoadState, SelectField, useLoad } from '../../shared/ui.tsx';
 import { partnerOptions, useBudgetList, usePartnerList, withAny } from '../choices.ts';
-import { useChartWords } from '../components/chartWords.ts';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { StatCards } from '../components/StatCards.tsx';
 import { useConsoleText } from '../i18n.ts';
@@ -17,7 +16,6 @@ const WINDOWS = [7, 14, 30, 90];
 
 function Activity({ data }: { data: DailyActivity }) {
   const { t, formatNumber } = useConsoleText();
-  const chartWords = useChartWords();
   const labels = data.days.map((d) => d.day);
   const sum = (pick: (d: DailyActivity['days'][number]) => number) =>
     data.days.reduce((n, d) => n + pick(d), 0);
@@ -61,7 +59,6 @@ function Activity({ data }: { data: DailyActivity }) {
           from: data.from,
           to: data.to,
         })}
-        words={chartWords(perDay)}
         labels={labels}
         series={[
           {
@@ -83,7 +80,6 @@ function Activity({ data }: { data: DailyActivity }) {
           key={assetId}
           caption={t('dashboardPage.payoutsPerDay', { symbol: asset.symbol })}
           summary={t('dashboardPage.payoutsSummary', { symbol: asset.symbol, from: data.from, to: data.to })}
-          words={chartWords(t('dashboardPage.payoutsPerDay', { symbol: asset.symbol }))}
           labels={labels}
           series={[
             {
