@@ -11,6 +11,7 @@ import type {
   preHandlerHookHandler,
   RouteOptions,
 } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { Type } from 'typebox';
 import {
   idempotencyKeyInUse,
@@ -22,15 +23,18 @@ import { ERROR_NAMES_KEY, errorResponses } from '../http/schemas.ts';
 import type { ScopePartner } from '../http/partner-scope.ts';
 import type { ScopeAdmin } from '../http/admin-scope.ts';
 import { parseIdempotencyKey, requestFingerprint } from './request-key.ts';
-import { abandonKeyedRequest, beginKeyedRequest, endKeyedRequest } from './service.ts';
-import type { IdempotencyDeps } from './service.ts';
+import { abandonKeyedRequest, beginKeyedRequest, endKeyedRequest, KEY_TTL_MS } from './service.ts';
+import type { IdempotencyDeps, StoredAnswer } from './service.ts';
+import type { AnsweredClaim } from './claim-in-statement.ts';
 
 /**
- * `keyed`: takes the header. `refused`: its answer carries a secret shown once, which is never
- * stored, so it cannot be replayed: the header is refused rather than silently ignored.
+ * `keyed`: takes the header. `in-statement`: takes the header, and the handler claims the key itself
+ * (deferredKeyOf), in its own statement where it can (claim-in-statement.ts). `refused`: its answer
+ * carries a secret shown once, which is never stored, so it cannot be replayed: the header is
+ * refused rather than silently ignored.
  */
-export const IDEMPOTENT_ROUTES: Readonly<Record<string, 'keyed' | 'refused'>> = {
-  'POST /v1/achieve': 'keyed',
+export const IDEMPOTENT_ROUTES: Readonly<Record<string, 'keyed' | 'in-statement' | 'refused'>> = {
+  'POST /v1/achieve': 'in-statement',
   'POST /v1/mission-users/connect': 'keyed',
   // The operator creates (and the budget top-up, the one other POST that a blind retry repeats).
   'POST /admin/v1/partners': 'keyed',
@@ -93,13 +97,24 @@ async function beginKeyed(
   if (!parsed.ok) throw idempotencyKeyInvalid(parsed.problem);
   const scope = scopeOf(request);
   const fingerprint = requestFingerprint(request.method, request.url, request.body);
-  const result = await beginKeyedRequest(deps, scope, parsed.key, fingerprint);
+  return claimRun(deps, request, reply, scope, parsed.key, fingerprint);
+}
+
+async function claimRun(
+  deps: IdempotencyDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: string,
+  key: string,
+  fingerprint: string,
+): Promise<boolean> {
+  const result = await beginKeyedRequest(deps, scope, key, fingerprint);
   switch (result.outcome) {
     case 'RUN':
-      runs.set(request, { scope, key: parsed.key, owner: result.owner });
+      runs.set(request, { scope, key, owner: result.owner });
       return false;
     case 'REPLAY':
-      request.log.info({ idempotencyKey: parsed.key }, 'idempotent replay');
+      request.log.info({ idempotencyKey: key }, 'idempotent replay');
       await sendStored(reply, result.answer);
       return true;
     case 'OTHER_REQUEST':
@@ -108,6 +123,51 @@ async function beginKeyed(
       reply.header('retry-after', '1');
       throw idempotencyKeyInUse();
   }
+}
+
+/**
+ * The key of a request to an `in-statement` route, left for its handler to claim: in the
+ * operation's own statement when its answer is known beforehand (`answered`), else the usual way
+ * (`claim`) before the operation runs. A handler must do one of the two before it writes anything.
+ */
+export interface DeferredKey {
+  /** The claim to write in the operation's statement, answered with `answer` if it commits. */
+  answered(answer: StoredAnswer): AnsweredClaim;
+  /**
+   * The usual claim (also after `answered` was not taken): true when the request has been answered
+   * (a replay of the stored answer); false when the operation is to run, its answer stored as it is
+   * sent. Throws IDEMPOTENCY_KEY_IN_USE or IDEMPOTENCY_KEY_REUSED.
+   */
+  claim(): Promise<boolean>;
+}
+
+const deferred = new WeakMap<FastifyRequest, DeferredKey>();
+
+/** The deferred key of this request, or undefined when it has none (no header, or another route). */
+export function deferredKeyOf(request: FastifyRequest): DeferredKey | undefined {
+  return deferred.get(request);
+}
+
+// Synchronous: parses the header and fingerprints the request; the claim is the handler's.
+function deferHook(deps: IdempotencyDeps): preHandlerHookHandler {
+  return (request, reply, done) => {
+    const raw = request.headers[HEADER];
+    if (raw === undefined) return done();
+    const parsed = parseIdempotencyKey(raw as string | string[]);
+    if (!parsed.ok) return done(idempotencyKeyInvalid(parsed.problem));
+    const scope = scopeOf(request);
+    const key = parsed.key;
+    const fingerprint = requestFingerprint(request.method, request.url, request.body);
+    deferred.set(request, {
+      answered: (answer) => {
+        const now = deps.clock.now();
+        const expiresAt = new Date(now.getTime() + KEY_TTL_MS);
+        return { scope, key, fingerprint, owner: randomUUID(), now, expiresAt, answer };
+      },
+      claim: () => claimRun(deps, request, reply, scope, key, fingerprint),
+    });
+    done();
+  };
 }
 
 // Callback style, not async: a request without the header costs one property read, no promise.
@@ -233,6 +293,7 @@ function documentHeader(route: RouteOptions): void {
 /** An onRoute hook: attaches the idempotency hooks to the routes listed in IDEMPOTENT_ROUTES. */
 export function idempotencyOnRoute(deps: IdempotencyDeps): (route: RouteOptions) => void {
   const begin = beginHook(deps);
+  const defer = deferHook(deps);
   const end = endHook(deps);
   const cleanup = cleanupHook(deps);
   return (route) => {
@@ -245,7 +306,7 @@ export function idempotencyOnRoute(deps: IdempotencyDeps): (route: RouteOptions)
       return;
     }
     documentHeader(route);
-    route.preHandler = [...toArray(route.preHandler), begin];
+    route.preHandler = [...toArray(route.preHandler), mode === 'keyed' ? begin : defer];
     route.onSend = [...toArray(route.onSend), end];
     route.onResponse = [...toArray(route.onResponse), cleanup];
   };

@@ -18,6 +18,7 @@ import { Coalescer } from '../db/coalescer.ts';
 import type { CoalescerGroup } from '../db/coalescer.ts';
 import * as store from './store.ts';
 import { traceHooks } from '../telemetry/hooks.ts';
+import type { AnsweredClaim } from '../idempotency/claim-in-statement.ts';
 
 export interface AchieveInput {
   partnerUid: string;
@@ -49,6 +50,8 @@ export type CompletionHandler = (trx: Transaction<DB>, events: CompletionEvent[]
 export interface AchieveResult {
   periodKey: string;
   newlyCompleted: boolean;
+  /** For a report given an idempotency claim: whether it was taken (if not, nothing was written). */
+  keyTaken?: boolean;
 }
 
 type FindMission = typeof store.findMissionForAchieve;
@@ -147,11 +150,12 @@ function writeReports(
   inOneStatement?: CompletionsInOneStatement,
 ) {
   return async (reports: CompletionReport[]): Promise<AchieveResult[]> => {
-    const answer = (results: Array<{ newlyCompleted: boolean }>) =>
-      reports.map((r, i) => ({
-        periodKey: r.periodKey,
-        newlyCompleted: results[i]?.newlyCompleted ?? false,
-      }));
+    const answer = (results: Array<{ newlyCompleted: boolean; keyTaken?: boolean }>) =>
+      reports.map((r, i): AchieveResult => {
+        const result = results[i];
+        const base = { periodKey: r.periodKey, newlyCompleted: result?.newlyCompleted ?? false };
+        return result?.keyTaken === undefined ? base : { ...base, keyTaken: result.keyTaken };
+      });
     if (!reports.some((r) => r.completed)) return answer(await store.upsertProgressBatch(db, reports));
     if (inOneStatement && reports.every((r) => r.completed)) {
       const results = await inOneStatement(db, reports);
@@ -260,8 +264,17 @@ export function createAchiever(
     return coalescer;
   };
   return {
-    async achieve(partnerId: string, input: AchieveInput): Promise<AchieveResult> {
+    /**
+     * With `claim` (a progress-only report: `completed` false), the request's idempotency key is
+     * claimed and answered in the upsert itself; the result says whether it was taken, and when it
+     * was not, nothing was written.
+     */
+    async achieve(partnerId: string, input: AchieveInput, claim?: AnsweredClaim): Promise<AchieveResult> {
+      if (claim !== undefined && input.completed) {
+        throw new Error('only a progress-only report claims its key in the upsert');
+      }
       const report = await checkReport(db, clock, partnerId, input, findMission);
+      if (claim !== undefined) report.claim = claim;
       return coalescerFor(report).submit(report);
     },
   };

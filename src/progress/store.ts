@@ -4,6 +4,8 @@ import type { Kysely, RawBuilder } from 'kysely';
 import type { DB, PromotionStatus, RecurrenceType } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import { webhookOutboxCte } from '../webhooks/outbox.ts';
+import { answeredClaimsInsert } from '../idempotency/claim-in-statement.ts';
+import type { AnsweredClaim } from '../idempotency/claim-in-statement.ts';
 import { missionCompletedEvents } from '../webhooks/events.ts';
 
 export interface MissionForAchieve {
@@ -58,6 +60,11 @@ export interface ProgressReport {
   now: Date;
   /** A value unique to this report; it is stored only if this report is the one that completes. */
   completionMarker: string;
+  /**
+   * The request's Idempotency-Key, claimed and answered in the upsert statement itself (progress
+   * only): the record is written only if the key was taken (docs/idempotency.md).
+   */
+  claim?: AnsweredClaim;
 }
 
 /** The key of a progress record: reports with the same key may not share one upsert statement. */
@@ -70,15 +77,21 @@ export function progressKey(
 /**
  * The upsert statement of upsertProgressBatch, rows in key order; with `onlyIf`, the rows are
  * written only when it holds (a caller composing this into a larger statement). Exported for that
- * and for the benchmark's database ceiling.
+ * and for the benchmark's database ceiling. With `keyed`, each row also carries its report's
+ * idempotency key as `r.key_scope` and `r.key_key` (null without one) for `onlyIf` to test.
  */
 export function progressUpsertQuery(
   reports: readonly ProgressReport[],
   replaceTarget: boolean,
   onlyIf: RawBuilder<unknown> = sql`true`,
+  keyed = false,
 ) {
   const rows = [...reports].sort((a, b) => (progressKey(a) < progressKey(b) ? -1 : 1));
   const column = <T>(pick: (r: ProgressReport) => T) => rows.map(pick);
+  const keyColumns = keyed
+    ? sql`, ${column((r) => r.claim?.scope ?? null)}::text[], ${column((r) => r.claim?.key ?? null)}::text[]`
+    : sql``;
+  const keyNames = keyed ? sql`, key_scope, key_key` : sql``;
   return sql<{ completed_by: string | null }>`
       INSERT INTO mission_progress AS p (partner_id, partner_uid, mission_id, period_key, completed, target, current,
                                          completed_at, completed_by, created_at, updated_at)
@@ -88,8 +101,8 @@ export function progressUpsertQuery(
                   ${column((r) => r.missionId)}::text[], ${column((r) => r.periodKey)}::text[],
                   ${column((r) => r.completed)}::boolean[], ${column((r) => r.target ?? r.defaultTarget)}::bigint[],
                   ${column((r) => r.current)}::bigint[], ${column((r) => r.completionMarker)}::text[],
-                  ${column((r) => r.now.toISOString())}::timestamptz[])
-           AS r(partner_id, partner_uid, mission_id, period_key, completed, target, current, marker, at)
+                  ${column((r) => r.now.toISOString())}::timestamptz[]${keyColumns})
+           AS r(partner_id, partner_uid, mission_id, period_key, completed, target, current, marker, at${keyNames})
       WHERE ${onlyIf}
       ON CONFLICT (partner_id, partner_uid, mission_id, period_key) DO UPDATE SET
         completed = p.completed OR excluded.completed,
@@ -109,16 +122,22 @@ export function progressUpsertQuery(
  * only. That choice cannot vary by row inside one ON CONFLICT clause, so reports with and without
  * a target go in separate statements (the achieve batches are of one shape, so one statement).
  * Rows are written in key order, so concurrent batches lock records in the same order and cannot
- * deadlock. Answers, per report and in the order given, whether it completed its period.
+ * deadlock. Answers, per report and in the order given, whether it completed its period and, for a
+ * report with an idempotency claim, whether the claim was taken (if not, its record was not written).
  */
 export async function upsertProgressBatch(
   db: Kysely<DB>,
   reports: readonly ProgressReport[],
-): Promise<Array<{ newlyCompleted: boolean }>> {
+): Promise<Array<{ newlyCompleted: boolean; keyTaken?: boolean }>> {
   const winners = new Set<string>();
+  const taken = new Set<AnsweredClaim>();
   for (const replaceTarget of [false, true]) {
     const rows = reports.filter((r) => (r.target !== null) === replaceTarget);
     if (rows.length === 0) continue;
+    if (rows.some((r) => r.claim !== undefined)) {
+      for (const claim of await upsertKeyed(db, rows, replaceTarget)) taken.add(claim);
+      continue;
+    }
     // A completing batch also writes mission.completed for the periods it completed (the marker
     // stored is this report's), in the same statement; a progress-only batch is the upsert alone.
     const markers = rows.filter((r) => r.completed).map((r) => r.completionMarker);
@@ -139,7 +158,48 @@ export async function upsertProgressBatch(
     for (const row of result.rows) if (row.completed_by !== null) winners.add(row.completed_by);
   }
   // Markers are unique per report: a report completed its period iff its marker was stored.
-  return reports.map((r) => ({ newlyCompleted: r.completed && winners.has(r.completionMarker) }));
+  return reports.map((r) => {
+    const newlyCompleted = r.completed && winners.has(r.completionMarker);
+    return r.claim === undefined ? { newlyCompleted } : { newlyCompleted, keyTaken: taken.has(r.claim) };
+  });
+}
+
+/**
+ * Progress-only reports, some with an idempotency key: one statement claims the keys as answered
+ * (claim-in-statement.ts) and writes the records of the reports without a key or whose key it
+ * took. A key asked twice in one batch is claimed for its first report only; the other's record
+ * is not written (its request learns the key's state the usual way). Answers the claims taken.
+ */
+async function upsertKeyed(
+  db: Kysely<DB>,
+  rows: readonly ProgressReport[],
+  replaceTarget: boolean,
+): Promise<AnsweredClaim[]> {
+  if (rows.some((r) => r.completed))
+    throw new Error('a completing report cannot claim its key in the upsert');
+  const claims = new Map<string, AnsweredClaim>();
+  for (const { claim } of rows) {
+    const id = claim && JSON.stringify([claim.scope, claim.key]);
+    if (claim && id && !claims.has(id)) claims.set(id, claim);
+  }
+  const chosen = new Set(claims.values());
+  // A report whose key went to another report of the batch keeps its key columns, but no claim
+  // row answers for it: it is not written.
+  const written = rows.map((r) =>
+    r.claim === undefined || chosen.has(r.claim) ? r : { ...r, claim: { ...r.claim, key: '' } },
+  );
+  const query = sql<{ scope: string; key: string }>`
+    WITH claimed AS (${answeredClaimsInsert([...chosen])}),
+    up AS (${progressUpsertQuery(
+      written,
+      replaceTarget,
+      sql`(r.key_scope IS NULL OR EXISTS (SELECT 1 FROM claimed c WHERE c.scope = r.key_scope AND c.key = r.key_key))`,
+      true,
+    )})
+    SELECT scope, key FROM claimed`;
+  const result = await db.executeQuery(prepared('progress_upsert_keyed', query.compile(db)));
+  const byId = new Map(result.rows.map((row) => [JSON.stringify([row.scope, row.key]), true]));
+  return [...chosen].filter((c) => byId.has(JSON.stringify([c.scope, c.key])));
 }
 
 export async function listUserProgress(db: Kysely<DB>, partnerId: string, partnerUid: string) {

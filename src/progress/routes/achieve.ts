@@ -11,6 +11,12 @@ import {
   ProgressValue,
 } from '../../http/schemas.ts';
 import type { Achiever } from '../service.ts';
+import { answerIsKept } from '../../idempotency/service.ts';
+import { deferredKeyOf } from '../../idempotency/route-hooks.ts';
+import { AppError } from '../../errors.ts';
+
+/** What a progress report answers; stored with its idempotency key in the upsert itself. */
+const SAVED = { status: 200, headers: {}, body: null };
 
 const AchieveBody = Type.Object(
   {
@@ -73,6 +79,23 @@ export function achieveRoute(achiever: Pick<Achiever, 'achieve'>): FastifyPlugin
         },
       },
       async (request, reply) => {
+        const key = deferredKeyOf(request);
+        // With an Idempotency-Key, a progress report claims it in its own upsert (the answer is
+        // known: an empty 200); a completion claims it first, the usual way (docs/idempotency.md).
+        if (key !== undefined && !request.body.completed) {
+          try {
+            const result = await achiever.achieve(request.partner.id, request.body, key.answered(SAVED));
+            if (result.keyTaken) return sendEmpty(reply, 200);
+          } catch (err) {
+            // A verdict on the report (an unknown mission…) is kept like any answer: claim the key
+            // now, before answering, and replay an earlier answer if it has one.
+            if (!(err instanceof AppError && answerIsKept(err.status))) throw err;
+            if (await key.claim()) return reply;
+            throw err;
+          }
+          // The key was held or used: replay, refuse, or (its row just went) run as usual.
+        }
+        if (key !== undefined && (await key.claim())) return reply;
         await achiever.achieve(request.partner.id, request.body);
         return sendEmpty(reply, 200);
       },
