@@ -5,7 +5,8 @@
 // on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { partnerCall, setupMission, startTestApp } from './harness.ts';
+import { createAsset, partnerCall, rewardedMission, setupMission, startTestApp } from './harness.ts';
+import { linkUsers } from './link-users.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { upsertProgressBatch } from '../src/progress/store.ts';
 import type { ProgressReport } from '../src/progress/store.ts';
@@ -113,6 +114,27 @@ describe('the upsert claims the keys of its reports', () => {
     expect(await reportsOf('s6')).toBe(0);
   });
 
+  it('completing reports: only a report whose key was taken completes its period', async () => {
+    await upsertProgressBatch(ctx.database.db, [reportOf('s9', claimOf('used-9'))]);
+    const results = await upsertProgressBatch(ctx.database.db, [
+      {
+        ...reportOf('s9', { ...claimOf('used-9'), owner: 'again' }),
+        completed: true,
+        completionMarker: 'm-s9',
+      },
+      { ...reportOf('s10', claimOf('fresh-10')), completed: true, completionMarker: 'm-s10' },
+    ]);
+    expect(results).toEqual([
+      { newlyCompleted: false, keyTaken: false },
+      { newlyCompleted: true, keyTaken: true },
+    ]);
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM mission_progress WHERE partner_id = ${setup.partnerId} AND completed`.execute(
+      ctx.database.db,
+    );
+    expect(Number(rows[0]?.n)).toBe(1);
+  });
+
   it('a batch that fails writes no key and no record (all or nothing)', async () => {
     // An unknown mission id breaks the records' foreign key: the whole statement rolls back.
     await expect(
@@ -194,5 +216,88 @@ describe('through POST /v1/achieve', () => {
       answers.filter((a) => a.statusCode === 200 && a.headers['idempotent-replayed'] === undefined),
     ).toHaveLength(1);
     expect(await reportsOf('h5')).toBe(1);
+  });
+});
+
+describe('a keyed completion', () => {
+  const complete = (who: MissionSetup, key: string, partnerUid: string) =>
+    partnerCall(ctx, who, {
+      method: 'POST',
+      url: '/v1/achieve',
+      body: { missionKey: who.missionKey, partnerUid, completed: true },
+      headers: { 'idempotency-key': key },
+    });
+  const claimsOf = async (budgetId: string) =>
+    Number(
+      (
+        await sql<{ n: number }>`SELECT count(*)::int AS n FROM claims WHERE budget_id = ${budgetId}`.execute(
+          ctx.database.db,
+        )
+      ).rows[0]?.n,
+    );
+  const remainingOf = async (budgetId: string) =>
+    (await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`)).json().remaining as string;
+
+  it('FIXED reward (one statement): the key is stored DONE with the claim; a repeat replays and pays nothing more', async () => {
+    const assetId = await createAsset(ctx, { symbol: 'KC1', name: 'Keyed', decimals: 0 });
+    const mission = await rewardedMission(ctx, assetId, {
+      missionKey: 'keyed-fixed',
+      total: '100',
+      amount: '10',
+    });
+    await linkUsers(ctx, mission.partnerId, ['c1']);
+    const first = await complete(mission, 'done-1', 'c1');
+    expect(first.statusCode).toBe(200);
+    expect(await keyRow(`partner:${mission.partnerId}`, 'done-1')).toMatchObject({
+      state: 'DONE',
+      response_status: 200,
+    });
+    const again = await complete(mission, 'done-1', 'c1');
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await claimsOf(mission.budgetId)).toBe(1);
+    expect(await remainingOf(mission.budgetId)).toBe('90');
+  });
+
+  it('a budget with caps (the transaction): the key is stored with the claim, once', async () => {
+    const assetId = await createAsset(ctx, { symbol: 'KC2', name: 'Keyed', decimals: 0 });
+    const mission = await rewardedMission(ctx, assetId, {
+      missionKey: 'keyed-capped',
+      total: '100',
+      amount: '10',
+    });
+    expect(
+      (
+        await ctx.admin('PUT', `/admin/v1/budgets/${mission.budgetId}/caps`, {
+          perAccountPerDay: '50',
+          perPartnerPerDay: null,
+        })
+      ).statusCode,
+    ).toBe(200);
+    await linkUsers(ctx, mission.partnerId, ['c2']);
+    expect((await complete(mission, 'done-2', 'c2')).statusCode).toBe(200);
+    expect(await keyRow(`partner:${mission.partnerId}`, 'done-2')).toMatchObject({
+      state: 'DONE',
+      response_status: 200,
+    });
+    expect((await complete(mission, 'done-2', 'c2')).headers['idempotent-replayed']).toBe('true');
+    expect(await claimsOf(mission.budgetId)).toBe(1);
+    expect(await remainingOf(mission.budgetId)).toBe('90');
+  });
+
+  it('a mission without a reward: the key and the completed record, once', async () => {
+    const mission = await setupMission(ctx, { missionKey: 'keyed-plain', recurrence: 'ONE_TIME' });
+    expect((await complete(mission, 'done-3', 'c3')).statusCode).toBe(200);
+    expect(await keyRow(`partner:${mission.partnerId}`, 'done-3')).toMatchObject({
+      state: 'DONE',
+      response_status: 200,
+    });
+    const other = await complete(mission, 'done-3', 'c4');
+    expect(other.json().name).toBe('IDEMPOTENCY_KEY_REUSED');
+    const { rows } = await sql<{ uid: string; completed: boolean }>`
+      SELECT partner_uid AS uid, completed FROM mission_progress WHERE partner_id = ${mission.partnerId} ORDER BY partner_uid`.execute(
+      ctx.database.db,
+    );
+    expect(rows).toEqual([{ uid: 'c3', completed: true }]);
   });
 });

@@ -9,7 +9,14 @@ import type { DB } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import { newId } from '../domain/ids.ts';
 import type { CompletionReport, CompletionsInOneStatement } from '../progress/service.ts';
-import { progressUpsertQuery, upsertProgressBatch } from '../progress/service.ts';
+import {
+  claimsOfBatch,
+  progressUpsertQuery,
+  takenClaims,
+  takenKeyCondition,
+  upsertProgressBatch,
+} from '../progress/service.ts';
+import { answeredClaimsInsert } from '../idempotency/claim-in-statement.ts';
 import { freeStripePick } from '../budgets/reservations.ts';
 import { homeStripe } from '../domain/stripes.ts';
 import { claimsCtes } from './grants.ts';
@@ -36,7 +43,9 @@ function fixedRewardOnly(c: Awaited<ReturnType<CompletionContextOf>>) {
  *    reward (nothing taken) for each such report of a user who has not linked;
  *  - writes nothing when the budget has caps (grantClaims counts them, in the transaction);
  *  - takes from the stripe exactly the amounts of the claims written;
- *  - writes the webhook messages of the completions and claims (src/webhooks/outbox.ts).
+ *  - writes the webhook messages of the completions and claims (src/webhooks/outbox.ts);
+ *  - claims the reports' idempotency keys as answered (only if it got the stripe), and writes the
+ *    records of those whose key it took (src/idempotency/claim-in-statement.ts).
  * The stripe is read and taken under its lock, and CHECK (remaining >= 0) holds whatever happens.
  */
 export function completionsInOneStatement(context: CompletionContextOf): CompletionsInOneStatement {
@@ -50,6 +59,8 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
     const replaceTarget = (reports[0] as CompletionReport).target !== null;
     if (!reports.every((r) => (r.target !== null) === replaceTarget)) return undefined;
 
+    const keyed = reports.some((r) => r.claim !== undefined);
+    const { claims, written } = keyed ? claimsOfBatch(reports) : { claims: [], written: reports };
     const amount = BigInt(rule.amount as string);
     const first = reports[0] as CompletionReport;
     const home = homeStripe(`${first.partnerId}:${first.partnerUid}`, rule.stripes);
@@ -73,9 +84,25 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
     // A budget with caps goes through the transaction (grantClaims counts them under their locks).
     const uncapped = sql`NOT EXISTS (SELECT 1 FROM budget_caps c WHERE c.budget_id = ${rule.budget_id}
                                      AND (c.per_account_per_day IS NOT NULL OR c.per_partner_per_day IS NOT NULL))`;
-    const query = sql<{ completed_by: string | null }>`
-      WITH ${freeStripePick(rule.budget_id, rule.stripes, home, amount * BigInt(reports.length))}, up AS (
-        ${progressUpsertQuery(reports, replaceTarget, sql`EXISTS (SELECT 1 FROM pick) AND ${uncapped}`)}
+    const writes = sql`EXISTS (SELECT 1 FROM pick) AND ${uncapped}`;
+    // With keys: the claims only if the batch writes, and only the records whose key was taken.
+    const keyCtes = keyed ? sql`, claimed AS (${answeredClaimsInsert(claims, writes)})` : sql``;
+    const upsert = keyed
+      ? progressUpsertQuery(written, replaceTarget, sql`${writes} AND ${takenKeyCondition}`, true)
+      : progressUpsertQuery(reports, replaceTarget, writes);
+    const answer = keyed
+      ? sql`SELECT 'up' AS kind, completed_by, NULL::text AS scope, NULL::text AS key FROM up
+            UNION ALL SELECT 'key', NULL, scope, key FROM claimed
+            UNION ALL SELECT 'pick', NULL, NULL, NULL FROM pick`
+      : sql`SELECT completed_by FROM up`;
+    const query = sql<{
+      completed_by: string | null;
+      kind?: string;
+      scope?: string | null;
+      key?: string | null;
+    }>`
+      WITH ${freeStripePick(rule.budget_id, rule.stripes, home, amount * BigInt(reports.length))}${keyCtes}, up AS (
+        ${upsert}
       ), done AS (${completed}), ${claimsCtes(claimRows, sql`true`)},
       ${webhookOutboxCte('completion_hooks', missionCompletedEvents(sql`done r`))},
       deferred AS (
@@ -89,11 +116,16 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
         FROM pick
         WHERE s.budget_id = ${rule.budget_id} AND s.stripe = pick.stripe AND EXISTS (SELECT 1 FROM claim)
       )
-      SELECT completed_by FROM up`;
-    const rows = (await db.executeQuery(prepared('completions_fixed', query.compile(db)))).rows;
+      ${answer}`;
+    const name = keyed ? 'completions_fixed_keyed' : 'completions_fixed';
+    const rows = (await db.executeQuery(prepared(name, query.compile(db)))).rows;
     // No free stripe had room for the batch: nothing was written.
-    if (rows.length === 0) return undefined;
+    if (keyed ? !rows.some((r) => r.kind === 'pick') : rows.length === 0) return undefined;
     const winners = new Set(rows.map((r) => r.completed_by));
-    return reports.map((r) => ({ newlyCompleted: winners.has(r.completionMarker) }));
+    const taken = takenClaims(claims, rows);
+    return reports.map((r) => {
+      const newlyCompleted = winners.has(r.completionMarker);
+      return r.claim === undefined ? { newlyCompleted } : { newlyCompleted, keyTaken: taken.has(r.claim) };
+    });
   };
 }

@@ -24,8 +24,13 @@ export interface AnsweredClaim {
  * statement. A key is taken when it is new, when its row expired, or when a run of the same request
  * holding it stopped renewing its lease (a crashed process), the same rule as the claim of a run
  * (store.ts claimInsert). Keys must be distinct: ON CONFLICT may not touch a row twice.
+ * `onlyIf` may refer to the statement's other CTEs, not to the claims' columns.
  */
-export function answeredClaimsInsert(claims: readonly AnsweredClaim[]): RawBuilder<unknown> {
+export function answeredClaimsInsert(
+  claims: readonly AnsweredClaim[],
+  /** Claims only when this holds (the operation writes nothing otherwise). */
+  onlyIf: RawBuilder<unknown> = sql`true`,
+): RawBuilder<unknown> {
   const column = <T>(pick: (c: AnsweredClaim) => T) => claims.map(pick);
   return sql`
     INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, owner, locked_until, created_at, expires_at,
@@ -36,6 +41,7 @@ export function answeredClaimsInsert(claims: readonly AnsweredClaim[]): RawBuild
                 ${column((c) => c.expiresAt)}::timestamptz[], ${column((c) => c.answer.status)}::int[],
                 ${column((c) => JSON.stringify(c.answer.headers))}::text[], ${column((c) => c.answer.body)}::text[])
          AS t(s, kk, f, o, c, e, st, h, b)
+    WHERE ${onlyIf}
     ORDER BY s, kk
     ON CONFLICT (scope, key) DO UPDATE SET
       fingerprint = excluded.fingerprint, state = 'DONE', owner = excluded.owner,

@@ -202,7 +202,14 @@ export type Achiever = ReturnType<typeof createAchiever>;
 
 // The catalog lookup of achieve (cached by the composition root) and the progress upsert that the
 // FIXED-reward fast path (claims/fixed-completions.ts) writes in its one statement.
-export { findMissionForAchieve, progressUpsertQuery, upsertProgressBatch } from './store.ts';
+export {
+  claimsOfBatch,
+  findMissionForAchieve,
+  progressUpsertQuery,
+  takenClaims,
+  takenKeyCondition,
+  upsertProgressBatch,
+} from './store.ts';
 export type { MissionForAchieve } from './store.ts';
 
 export interface AchieveBatching {
@@ -265,14 +272,11 @@ export function createAchiever(
   };
   return {
     /**
-     * With `claim` (a progress-only report: `completed` false), the request's idempotency key is
-     * claimed and answered in the upsert itself; the result says whether it was taken, and when it
-     * was not, nothing was written.
+     * With `claim`, the request's idempotency key is claimed and answered in the statement (or
+     * transaction) that writes the report; the result says whether it was taken, and when it was
+     * not, nothing of this report was written.
      */
     async achieve(partnerId: string, input: AchieveInput, claim?: AnsweredClaim): Promise<AchieveResult> {
-      if (claim !== undefined && input.completed) {
-        throw new Error('only a progress-only report claims its key in the upsert');
-      }
       const report = await checkReport(db, clock, partnerId, input, findMission);
       if (claim !== undefined) report.claim = claim;
       return coalescerFor(report).submit(report);

@@ -134,28 +134,40 @@ export async function upsertProgressBatch(
   for (const replaceTarget of [false, true]) {
     const rows = reports.filter((r) => (r.target !== null) === replaceTarget);
     if (rows.length === 0) continue;
-    if (rows.some((r) => r.claim !== undefined)) {
-      for (const claim of await upsertKeyed(db, rows, replaceTarget)) taken.add(claim);
-      continue;
-    }
+    const keyed = rows.some((r) => r.claim !== undefined);
+    const { claims, written } = keyed ? claimsOfBatch(rows) : { claims: [], written: rows };
+    const upsert = keyed
+      ? progressUpsertQuery(written, replaceTarget, takenKeyCondition, true)
+      : progressUpsertQuery(rows, replaceTarget);
     // A completing batch also writes mission.completed for the periods it completed (the marker
     // stored is this report's), in the same statement; a progress-only batch is the upsert alone.
     const markers = rows.filter((r) => r.completed).map((r) => r.completionMarker);
-    const query =
+    const hooks =
       markers.length === 0
-        ? progressUpsertQuery(rows, replaceTarget)
-        : sql<{ completed_by: string | null }>`
-            WITH up AS (${progressUpsertQuery(rows, replaceTarget)}),
-            ${webhookOutboxCte(
-              'completion_hooks',
-              missionCompletedEvents(
-                sql`(SELECT up.*, up.completed_at AS at FROM up WHERE up.completed_by = ANY(${markers}::text[])) r`,
-              ),
-            )}
-            SELECT completed_by FROM up`;
-    const name = markers.length === 0 ? 'progress_upsert' : 'progress_upsert_completing';
+        ? undefined
+        : webhookOutboxCte(
+            'completion_hooks',
+            missionCompletedEvents(
+              sql`(SELECT up.*, up.completed_at AS at FROM up WHERE up.completed_by = ANY(${markers}::text[])) r`,
+            ),
+          );
+    const name = `progress_upsert${markers.length === 0 ? '' : '_completing'}${keyed ? '_keyed' : ''}`;
+    const query = keyed
+      ? sql<{ completed_by: string | null; scope: string | null; key: string | null }>`
+          WITH claimed AS (${answeredClaimsInsert(claims)}), up AS (${upsert})${hooks ? sql`, ${hooks}` : sql``}
+          SELECT completed_by, NULL::text AS scope, NULL::text AS key FROM up
+          UNION ALL SELECT NULL, scope, key FROM claimed`
+      : hooks === undefined
+        ? upsert
+        : sql<{ completed_by: string | null }>`WITH up AS (${upsert}), ${hooks} SELECT completed_by FROM up`;
     const result = await db.executeQuery(prepared(name, query.compile(db)));
-    for (const row of result.rows) if (row.completed_by !== null) winners.add(row.completed_by);
+    const out = result.rows as Array<{
+      completed_by: string | null;
+      scope?: string | null;
+      key?: string | null;
+    }>;
+    for (const row of out) if (row.completed_by != null) winners.add(row.completed_by);
+    if (keyed) for (const claim of takenClaims(claims, out)) taken.add(claim);
   }
   // Markers are unique per report: a report completed its period iff its marker was stored.
   return reports.map((r) => {
@@ -164,42 +176,40 @@ export async function upsertProgressBatch(
   });
 }
 
+const claimId = (claim: { scope: string; key: string }) => JSON.stringify([claim.scope, claim.key]);
+
 /**
- * Progress-only reports, some with an idempotency key: one statement claims the keys as answered
- * (claim-in-statement.ts) and writes the records of the reports without a key or whose key it
- * took. A key asked twice in one batch is claimed for its first report only; the other's record
- * is not written (its request learns the key's state the usual way). Answers the claims taken.
+ * The idempotency claims of a batch (claim-in-statement.ts): one per key (ON CONFLICT may not touch
+ * a row twice), the first report's. `written` is the batch as the upsert is to see it: a report
+ * whose key went to another report keeps its key columns with a key no claim answers for, so its
+ * record is not written (its request learns the key's state the usual way).
  */
-async function upsertKeyed(
-  db: Kysely<DB>,
-  rows: readonly ProgressReport[],
-  replaceTarget: boolean,
-): Promise<AnsweredClaim[]> {
-  if (rows.some((r) => r.completed))
-    throw new Error('a completing report cannot claim its key in the upsert');
-  const claims = new Map<string, AnsweredClaim>();
-  for (const { claim } of rows) {
-    const id = claim && JSON.stringify([claim.scope, claim.key]);
-    if (claim && id && !claims.has(id)) claims.set(id, claim);
-  }
-  const chosen = new Set(claims.values());
-  // A report whose key went to another report of the batch keeps its key columns, but no claim
-  // row answers for it: it is not written.
+export function claimsOfBatch<R extends ProgressReport>(
+  rows: readonly R[],
+): { claims: AnsweredClaim[]; written: R[] } {
+  const chosen = new Map<string, AnsweredClaim>();
+  for (const { claim } of rows) if (claim && !chosen.has(claimId(claim))) chosen.set(claimId(claim), claim);
+  const claims = new Set(chosen.values());
   const written = rows.map((r) =>
-    r.claim === undefined || chosen.has(r.claim) ? r : { ...r, claim: { ...r.claim, key: '' } },
+    r.claim === undefined || claims.has(r.claim) ? r : { ...r, claim: { ...r.claim, key: '' } },
   );
-  const query = sql<{ scope: string; key: string }>`
-    WITH claimed AS (${answeredClaimsInsert([...chosen])}),
-    up AS (${progressUpsertQuery(
-      written,
-      replaceTarget,
-      sql`(r.key_scope IS NULL OR EXISTS (SELECT 1 FROM claimed c WHERE c.scope = r.key_scope AND c.key = r.key_key))`,
-      true,
-    )})
-    SELECT scope, key FROM claimed`;
-  const result = await db.executeQuery(prepared('progress_upsert_keyed', query.compile(db)));
-  const byId = new Map(result.rows.map((row) => [JSON.stringify([row.scope, row.key]), true]));
-  return [...chosen].filter((c) => byId.has(JSON.stringify([c.scope, c.key])));
+  return { claims: [...claims], written };
+}
+
+/**
+ * The upsert's condition for a keyed batch (progressUpsertQuery with `keyed`): a report without a
+ * key, or whose key the statement's `claimed` CTE took.
+ */
+export const takenKeyCondition = sql`(r.key_scope IS NULL OR EXISTS (SELECT 1 FROM claimed c WHERE c.scope = r.key_scope AND c.key = r.key_key))`;
+
+/** Which claims of a batch the statement took, from the (scope, key) rows its `claimed` CTE answered. */
+export function takenClaims(
+  claims: readonly AnsweredClaim[],
+  rows: ReadonlyArray<{ scope?: string | null; key?: string | null }>,
+): Set<AnsweredClaim> {
+  const keys = new Set<string>();
+  for (const { scope, key } of rows) if (scope != null && key != null) keys.add(claimId({ scope, key }));
+  return new Set(claims.filter((c) => keys.has(claimId(c))));
 }
 
 export async function listUserProgress(db: Kysely<DB>, partnerId: string, partnerUid: string) {

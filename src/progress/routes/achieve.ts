@@ -15,7 +15,7 @@ import { answerIsKept } from '../../idempotency/service.ts';
 import { deferredKeyOf } from '../../idempotency/route-hooks.ts';
 import { AppError } from '../../errors.ts';
 
-/** What a progress report answers; stored with its idempotency key in the upsert itself. */
+/** What a report answers once written; stored with its idempotency key by the statement that writes it. */
 const SAVED = { status: 200, headers: {}, body: null };
 
 const AchieveBody = Type.Object(
@@ -80,9 +80,9 @@ export function achieveRoute(achiever: Pick<Achiever, 'achieve'>): FastifyPlugin
       },
       async (request, reply) => {
         const key = deferredKeyOf(request);
-        // With an Idempotency-Key, a progress report claims it in its own upsert (the answer is
-        // known: an empty 200); a completion claims it first, the usual way (docs/idempotency.md).
-        if (key !== undefined && !request.body.completed) {
+        // With an Idempotency-Key, the report claims it in the statement (or transaction) that
+        // writes it: the answer is known beforehand, an empty 200 (docs/idempotency.md).
+        if (key !== undefined) {
           try {
             const result = await achiever.achieve(request.partner.id, request.body, key.answered(SAVED));
             if (result.keyTaken) return sendEmpty(reply, 200);
@@ -94,8 +94,8 @@ export function achieveRoute(achiever: Pick<Achiever, 'achieve'>): FastifyPlugin
             throw err;
           }
           // The key was held or used: replay, refuse, or (its row just went) run as usual.
+          if (await key.claim()) return reply;
         }
-        if (key !== undefined && (await key.claim())) return reply;
         await achiever.achieve(request.partner.id, request.body);
         return sendEmpty(reply, 200);
       },
