@@ -29,6 +29,7 @@ import {
   setUpCatalog,
   sqlOn,
   startProcess,
+  startService,
   stop,
   waitForHttp,
 } from './setup.ts';
@@ -207,8 +208,7 @@ async function main(): Promise<void> {
   // Nor a webhook worker: with one, it leased the second service's messages too and, not allowed
   // private addresses, refused the local receiver, so those messages went to 5 s...5 min backoff
   // and each was tried by both processes (docs/performance.md, "Third round").
-  const service = startProcess(
-    ['src/main.ts'],
+  const service = startService(
     serviceEnv(url, PORTS.service, { RATE_LIMIT_PER_PARTNER: '0', WEBHOOK_WORKER: 'false' }),
   );
   const empty = startProcess(['bench/empty-server.ts'], { PORT: String(PORTS.empty) });
@@ -623,10 +623,7 @@ async function featureRows(
 async function startFullService(url: string, receiver: ReturnType<typeof createServer>) {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverPort = (receiver.address() as { port: number }).port;
-  const full = startProcess(
-    ['src/main.ts'],
-    serviceEnv(url, PORTS.full, { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }),
-  );
+  const full = startService(serviceEnv(url, PORTS.full, { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }));
   const fullBase = `http://127.0.0.1:${PORTS.full}`;
   await waitForHttp(`${fullBase}/readyz`);
   const fullCatalog = await setUpCatalog(fullBase, url, FLASH_USERS, 'Bench partner (limits, webhooks)');

@@ -1,7 +1,7 @@
 // What every bench run needs: a fresh database, the service as its own process, and the catalog
 // set up through the admin API as an operator would (one partner, MISSIONS daily missions, a
 // one-time FIXED-reward mission on its own budget for the flash crowd).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
@@ -29,6 +29,21 @@ export async function sqlOn(url: string, text: string, values: unknown[] = []) {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The service as `npm start` runs it: the esbuild bundle (dist/server, rebuilt first when src/ is
+ * newer, as `prestart` does) in plain node. BENCH_SERVICE_RUNNER=tsx runs src/main.ts through tsx
+ * instead (the CPU profiles do: their summary names our folders by source path).
+ */
+export function startService(env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
+  if (process.env.BENCH_SERVICE_RUNNER === 'tsx') return startProcess(['src/main.ts'], env, nodeFlags);
+  execFileSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  return spawn(
+    process.execPath,
+    [...nodeFlags, '--enable-source-maps', '--import', './dist/server/register.mjs', 'dist/server/main.mjs'],
+    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
 }
 
 /** A Node process running a TypeScript entry (through tsx), with extra node flags before it. */
