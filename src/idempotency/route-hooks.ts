@@ -65,8 +65,22 @@ interface Run {
   owner: string;
 }
 
-// Runs in flight, by request: a WeakMap so that requests without a key carry nothing.
-const runs = new WeakMap<FastifyRequest, Run>();
+// What a keyed request carries, under symbols on the request itself: requests without a key carry
+// nothing. Not WeakMaps: with a key on every request, their entries (ephemerons) doubled the
+// garbage collector's share of a keyed achieve's CPU (docs/performance.md, "Fourth round").
+const RUN = Symbol('idempotency run');
+const DEFERRED = Symbol('idempotency deferred key');
+interface Keyed {
+  [RUN]?: Run | undefined;
+  [DEFERRED]?: DeferredKey | undefined;
+}
+const keyed = (request: FastifyRequest) => request as FastifyRequest & Keyed;
+/** Takes the run of a request (once). */
+function takeRun(request: FastifyRequest): Run | undefined {
+  const run = keyed(request)[RUN];
+  if (run !== undefined) keyed(request)[RUN] = undefined;
+  return run;
+}
 
 /** Partner routes are keyed per partner, operator routes per admin credential. */
 function scopeOf(request: FastifyRequest): string {
@@ -111,7 +125,7 @@ async function claimRun(
   const result = await beginKeyedRequest(deps, scope, key, fingerprint);
   switch (result.outcome) {
     case 'RUN':
-      runs.set(request, { scope, key, owner: result.owner });
+      keyed(request)[RUN] = { scope, key, owner: result.owner };
       return false;
     case 'REPLAY':
       request.log.info({ idempotencyKey: key }, 'idempotent replay');
@@ -141,11 +155,32 @@ export interface DeferredKey {
   claim(): Promise<boolean>;
 }
 
-const deferred = new WeakMap<FastifyRequest, DeferredKey>();
-
 /** The deferred key of this request, or undefined when it has none (no header, or another route). */
 export function deferredKeyOf(request: FastifyRequest): DeferredKey | undefined {
-  return deferred.get(request);
+  return keyed(request)[DEFERRED];
+}
+
+// A class, not an object of closures: one allocation per keyed request.
+class Deferred implements DeferredKey {
+  constructor(
+    private readonly deps: IdempotencyDeps,
+    private readonly request: FastifyRequest,
+    private readonly reply: FastifyReply,
+    private readonly scope: string,
+    private readonly key: string,
+    private readonly fingerprint: string,
+  ) {}
+
+  answered(answer: StoredAnswer): AnsweredClaim {
+    const now = this.deps.clock.now();
+    const expiresAt = new Date(now.getTime() + KEY_TTL_MS);
+    const { scope, key, fingerprint } = this;
+    return { scope, key, fingerprint, owner: randomUUID(), now, expiresAt, answer };
+  }
+
+  claim(): Promise<boolean> {
+    return claimRun(this.deps, this.request, this.reply, this.scope, this.key, this.fingerprint);
+  }
 }
 
 // Synchronous: parses the header and fingerprints the request; the claim is the handler's.
@@ -155,17 +190,8 @@ function deferHook(deps: IdempotencyDeps): preHandlerHookHandler {
     if (raw === undefined) return done();
     const parsed = parseIdempotencyKey(raw as string | string[]);
     if (!parsed.ok) return done(idempotencyKeyInvalid(parsed.problem));
-    const scope = scopeOf(request);
-    const key = parsed.key;
     const fingerprint = requestFingerprint(request.method, request.url, request.body);
-    deferred.set(request, {
-      answered: (answer) => {
-        const now = deps.clock.now();
-        const expiresAt = new Date(now.getTime() + KEY_TTL_MS);
-        return { scope, key, fingerprint, owner: randomUUID(), now, expiresAt, answer };
-      },
-      claim: () => claimRun(deps, request, reply, scope, key, fingerprint),
-    });
+    keyed(request)[DEFERRED] = new Deferred(deps, request, reply, scopeOf(request), parsed.key, fingerprint);
     done();
   };
 }
@@ -234,9 +260,8 @@ async function storeAnswer(
 
 function endHook(deps: IdempotencyDeps): onSendHookHandler {
   return (request, reply, payload, done) => {
-    const run = runs.get(request);
+    const run = takeRun(request);
     if (run === undefined) return done(null, payload);
-    runs.delete(request);
     void storeAnswer(deps, run, request, reply, payload).then(() => done(null, payload));
   };
 }
@@ -244,9 +269,8 @@ function endHook(deps: IdempotencyDeps): onSendHookHandler {
 // A request that ended without an answer going through onSend (hijacked, aborted) lets the key go.
 function cleanupHook(deps: IdempotencyDeps): onResponseHookHandler {
   return (request, _reply, done) => {
-    const run = runs.get(request);
+    const run = takeRun(request);
     if (run === undefined) return done();
-    runs.delete(request);
     abandonKeyedRequest(deps, run.scope, run.key, run.owner)
       .catch((err: unknown) => request.log.warn({ err }, 'idempotency key could not be released'))
       .finally(() => done());
