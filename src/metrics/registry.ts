@@ -7,7 +7,7 @@ import type { Database } from '../db/connection.ts';
 import type { CoalescerGroup } from '../db/coalescer.ts';
 import type { DatabaseReading, DatabaseReadings } from './database-readings.ts';
 import type { PayoutProgress } from './payout-progress.ts';
-import { FastHistogram } from './fast-histogram.ts';
+import { FastCounter, FastHistogram } from './fast-metrics.ts';
 
 /** Partner ids as label values, at most `max` distinct ones per process; the rest are "other". */
 export class PartnerLabels {
@@ -87,13 +87,13 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
   const registers = [registry];
   const stops: Array<() => void> = [];
 
-  const httpRequests = new Counter({
+  // Counted and observed on every answer: FastCounter and FastHistogram (fast-metrics.ts).
+  const httpRequests = new FastCounter({
     name: 'mrs_http_requests_total',
     help: 'HTTP requests answered, by route template, method, status and partner (bounded).',
     labelNames: ['route', 'method', 'status', 'partner'] as const,
     registers,
   });
-  // The histograms observed per request or per batch: FastHistogram (fast-histogram.ts).
   const httpDuration = new FastHistogram({
     name: 'mrs_http_request_duration_seconds',
     help: 'Time from a request arriving to its answer being sent, by route template and method.',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
-import { FastHistogram } from './fast-histogram.ts';
+import { FastCounter, FastHistogram } from './fast-metrics.ts';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -127,6 +127,129 @@ describe('FastHistogram', () => {
       expect(plainObserve).toHaveBeenCalledTimes(1);
     } finally {
       plainObserve.mockRestore();
+    }
+  });
+});
+
+describe('FastCounter', () => {
+  type CounterStep =
+    | { kind: 'inc'; labels: Record<string, string | number> | undefined; value: number | undefined }
+    | { kind: 'child'; labels: [string, string]; value: number | undefined }
+    | { kind: 'reset' }
+    | { kind: 'remove'; labels: Record<string, string> };
+  const amount = fc.option(fc.oneof(fc.nat(5), fc.double({ min: 0, max: 3, noNaN: true })), {
+    nil: undefined,
+  });
+  const counterStep: fc.Arbitrary<CounterStep> = fc.oneof(
+    {
+      weight: 20,
+      arbitrary: fc.record({
+        kind: fc.constant('inc' as const),
+        labels: fc.record({ route, method }),
+        value: amount,
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('inc' as const),
+        labels: fc.oneof(fc.record({ route }), fc.constant({ route: 200, method: 'GET' })),
+        value: amount,
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('child' as const),
+        labels: fc.tuple(route, method),
+        value: amount,
+      }),
+    },
+    { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('remove' as const), labels: fc.record({ route, method }) }),
+    },
+  );
+  function applyCounter(counter: Counter<string>, s: CounterStep): void {
+    if (s.kind === 'inc') {
+      if (s.labels === undefined) counter.inc(s.value);
+      else counter.inc(s.labels, s.value);
+    } else if (s.kind === 'child') counter.labels(...s.labels).inc(s.value);
+    else if (s.kind === 'reset') counter.reset();
+    else counter.remove(s.labels);
+  }
+  function counters(labelNames: string[]) {
+    const plainRegistry = new Registry();
+    const fastRegistry = new Registry();
+    const config = { name: 'c_total', help: 'c', labelNames };
+    return {
+      plain: new Counter({ ...config, registers: [plainRegistry] }),
+      fast: new FastCounter({ ...config, registers: [fastRegistry] }),
+      plainRegistry,
+      fastRegistry,
+    };
+  }
+
+  it('exposes exactly what a prom-client Counter does after the same calls', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(counterStep, { maxLength: 60 }), async (steps) => {
+        const { plain, fast, plainRegistry, fastRegistry } = counters(['route', 'method']);
+        for (const s of steps) {
+          applyCounter(plain, s);
+          applyCounter(fast, s);
+        }
+        expect(await fastRegistry.metrics()).toBe(await plainRegistry.metrics());
+        expect(await fast.get()).toEqual(await plain.get());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('without labels, too', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(amount, { maxLength: 20 }), async (amounts) => {
+        const { plain, fast, plainRegistry, fastRegistry } = counters([]);
+        for (const a of amounts) {
+          plain.inc(a);
+          fast.inc(a);
+        }
+        expect(await fastRegistry.metrics()).toBe(await plainRegistry.metrics());
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('refuses what prom-client refuses, with its errors', () => {
+    const { plain, fast } = counters(['route']);
+    const calls: Array<(c: Counter<string>) => void> = [
+      (c) => c.inc({ route: 'a', other: 'b' }, 1),
+      (c) => c.inc({ route: 'a' }, -1),
+      (c) => c.inc({ route: 'a' }, Number.POSITIVE_INFINITY),
+    ];
+    for (const call of calls) {
+      let expected: unknown;
+      try {
+        call(plain);
+      } catch (error) {
+        expected = error;
+      }
+      expect(expected).toBeInstanceOf(Error);
+      expect(() => call(fast)).toThrow((expected as Error).message);
+    }
+  });
+
+  it("does not run prom-client's inc for a well-formed call on a known label set", () => {
+    const proto = Counter.prototype as unknown as { incWithoutExemplar: (...args: unknown[]) => void };
+    const plainInc = vi.spyOn(proto, 'incWithoutExemplar');
+    try {
+      const { fast } = counters(['route', 'method']);
+      fast.inc({ route: '/a', method: 'GET' });
+      const first = plainInc.mock.calls.length;
+      for (let i = 0; i < 10; i++) fast.inc({ route: '/a', method: 'GET' }, i);
+      expect(plainInc).toHaveBeenCalledTimes(first);
+    } finally {
+      plainInc.mockRestore();
     }
   });
 });
