@@ -72,22 +72,44 @@ async function requirePartner(
   await limits.partnerCall(request, reply);
 }
 
+/** A partner row's allow-list and the answers it gave, per client address text. */
+interface AllowList {
+  list: BlockList;
+  answers: Map<string, boolean>;
+}
+
+/** Most answers kept per allow-list; past it they are forgotten and asked again. */
+export const MAX_ALLOW_LIST_ANSWERS = 1024;
+
 // Built once per partner row: the row is cached (src/cache/), so its list is too, and a changed
-// allow-list comes with a new row.
-const allowLists = new WeakMap<readonly string[], BlockList>();
-function allowListOf(partner: ScopePartner): BlockList {
-  let list = allowLists.get(partner.allowed_ips);
-  if (list === undefined) {
-    list = buildAllowList(partner.allowed_ips);
-    allowLists.set(partner.allowed_ips, list);
+// allow-list comes with a new row (and no answers). A BlockList never changes once built, so its
+// answer for an address is kept: BlockList.check builds a SocketAddress per call (2.4% of the
+// busy time of achieve; docs/performance.md, "Fourth round: CPU per request").
+const allowLists = new WeakMap<readonly string[], AllowList>();
+function allowListOf(partner: ScopePartner): AllowList {
+  let entry = allowLists.get(partner.allowed_ips);
+  if (entry === undefined) {
+    entry = { list: buildAllowList(partner.allowed_ips), answers: new Map() };
+    allowLists.set(partner.allowed_ips, entry);
   }
-  return list;
+  return entry;
+}
+
+/** Whether the partner's allow-list lets `ip` in: the list's own answer, kept per address. */
+export function allowedByPartner(partner: ScopePartner, ip: string): boolean {
+  const { list, answers } = allowListOf(partner);
+  let allowed = answers.get(ip);
+  if (allowed === undefined) {
+    allowed = isAddressAllowed(list, ip);
+    if (answers.size >= MAX_ALLOW_LIST_ANSWERS) answers.clear();
+    answers.set(ip, allowed);
+  }
+  return allowed;
 }
 
 /** The client address comes from request.ip, which honours TRUST_PROXY and nothing else. */
 async function requireAllowedIp(request: FastifyRequest): Promise<void> {
-  const allowed = isAddressAllowed(allowListOf(request.partner), request.ip);
-  if (!allowed) {
+  if (!allowedByPartner(request.partner, request.ip)) {
     throw ipNotAllowed(request.ip);
   }
 }

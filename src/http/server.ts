@@ -35,6 +35,7 @@ import type { UserScopeOptions } from './user-scope.ts';
 import cookie from '@fastify/cookie';
 import { webPages } from './web-pages.ts';
 import { withLogSerializers } from './log-redaction.ts';
+import { lazyChildLoggerFactory } from './request-logger.ts';
 import { securityHeaders } from './security-headers.ts';
 import { loadShedding } from './load-shedding.ts';
 import { rateLimits } from './rate-limits.ts';
@@ -156,6 +157,8 @@ export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<Ser
         : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
+    // request.log is made on its first line (request-logger.ts), not for every request.
+    childLoggerFactory: lazyChildLoggerFactory,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

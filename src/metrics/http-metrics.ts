@@ -43,8 +43,7 @@ export function metricsHandler(metrics: ServiceMetrics, token: string | undefine
   };
 }
 
-function scopeOf(request: FastifyRequest, route: string): string {
-  const limitedBy = request.routeOptions.config?.limitedBy;
+function scopeOf(limitedBy: string | undefined, route: string): string {
   if (limitedBy !== undefined) return limitedBy;
   if (route === '/metrics') return 'metrics';
   if (route.startsWith('/v1/me')) return 'user';
@@ -71,12 +70,14 @@ export const httpMetrics = fp(
     app.addHook('onClose', async () => metrics.stop());
 
     app.addHook('onResponse', async (request, reply) => {
-      const route = request.routeOptions.url ?? 'unmatched';
+      // Fastify builds routeOptions afresh on every read: read once.
+      const routeOptions = request.routeOptions;
+      const route = routeOptions.url ?? 'unmatched';
       const method = METHODS.has(request.method) ? request.method : 'OTHER';
       const status = reply.statusCode;
       // The partner only once its credentials were accepted (request.partner is set by the partner scope).
       const partner =
-        request.routeOptions.config?.limitedBy === 'partner'
+        routeOptions.config?.limitedBy === 'partner'
           ? (request as { partner?: { id: string } | null }).partner?.id
           : undefined;
       metrics.httpRequests.inc({
@@ -86,7 +87,7 @@ export const httpMetrics = fp(
         partner: metrics.partners.of(partner),
       });
       metrics.httpDuration.observe({ route, method }, reply.elapsedTime / 1000);
-      if (status === 401) metrics.authRefusals.inc({ scope: scopeOf(request, route) });
+      if (status === 401) metrics.authRefusals.inc({ scope: scopeOf(routeOptions.config?.limitedBy, route) });
     });
 
     const token = config.metrics.token;
