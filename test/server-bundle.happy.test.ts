@@ -106,11 +106,21 @@ describe('npm start on an edited checkout', () => {
     const built = await run(process.execPath, ['scripts/build-server.mjs'], checkout);
     expect(built.code).toBe(0);
     // What a start on PGlite loads from node_modules (docs/performance.md, "Start-up, fifth round"):
-    // Fastify and its plugins are in the bundle; pg is required only by a PostgreSQL pool.
+    // Fastify, its plugins, ioredis and the OpenID client are in the bundle; pg is required only by a
+    // PostgreSQL pool.
     const bundle = readFileSync(path.join(checkout, 'dist/server/main.mjs'), 'utf8');
     const imported = [...bundle.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1]);
     expect(imported).toContain('@electric-sql/pglite');
-    for (const name of ['fastify', 'ajv', 'prom-client', '@fastify/static', 'pg'])
+    for (const name of [
+      'fastify',
+      'ajv',
+      'prom-client',
+      '@fastify/static',
+      'ioredis',
+      'openid-client',
+      'jose',
+      'pg',
+    ])
       expect(imported).not.toContain(name);
     // Edited after the build: the log line below tells which code runs.
     const main = path.join(checkout, 'src/main.ts');
