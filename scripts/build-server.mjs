@@ -92,9 +92,10 @@ const ownModuleUrl = {
 /**
  * npm packages bundled in, with the src/ files: ES modules of many small files whose loading cost
  * more than their code (viem and its hashing and curve libraries, typebox, kysely; about 0.5 s of
- * CPU at start-up, docs/performance.md). The others stay imports resolved from node_modules at run
- * time: CommonJS packages, packages that read their own files (PGlite's WebAssembly, swagger-ui's
- * pages, pino's transports) or that are loaded lazily (oidc-provider, OpenTelemetry).
+ * CPU at start-up, docs/performance.md), and the CommonJS packages listed below. The others stay
+ * imports resolved from node_modules at run time: packages that read their own files (PGlite's
+ * WebAssembly, swagger-ui's pages, pino's transports) or that are loaded lazily (oidc-provider,
+ * OpenTelemetry).
  */
 const BUNDLED = new Set([
   'viem',
@@ -107,6 +108,31 @@ const BUNDLED = new Set([
   '@scure/bip39',
   'typebox',
   'kysely',
+  // CommonJS packages loaded at every start, bundled in with their dependencies (fifth round: about
+  // 0.1 s less CPU before /healthz; resolving and reading some 350 files cost more than their code):
+  // Fastify, its plugins of this service, ajv and prom-client. They read no files of their own at run
+  // time. Not here: pino (its transports start workers from files of its package), @fastify/swagger
+  // (reads its package.json), @fastify/swagger-ui (serves its files), pg and PGlite, the packages
+  // loaded lazily, and @opentelemetry/api (one copy per process: the tracer is global).
+  ...[
+    ['fastify', 'avvio', 'find-my-way', 'light-my-request', 'fastify-plugin'],
+    ['@fastify/error', '@fastify/forwarded', '@fastify/proxy-addr', '@fastify/deepmerge'],
+    ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', '@fastify/merge-json-schemas'],
+    ['fast-json-stringify', 'json-schema-ref-resolver', 'ajv', 'ajv-formats', 'json-schema-traverse'],
+    ['fast-uri', 'fast-deep-equal', 'dequal', 'rfdc', 'secure-json-parse', 'safe-stable-stringify'],
+    ['fast-querystring', 'fast-decode-uri-component', 'ret', 'safe-regex2', 'toad-cache', 'semver'],
+    ['fastq', 'reusify', 'process-warning', 'abstract-logging', 'cookie', 'set-cookie-parser'],
+    ['prom-client', 'bintrees', 'tdigest', '@fastify/cookie', '@fastify/under-pressure'],
+    ['@fastify/rate-limit', 'ip-address', '@lukeed/ms'],
+    ['@fastify/static', '@fastify/send', '@fastify/accept-negotiator', 'mime', 'escape-html'],
+    ['content-disposition', 'http-errors', 'depd', 'setprototypeof', 'statuses', 'inherits', 'toidentifier'],
+  ].flat(),
+  // The rate limits' Redis client (CommonJS, loaded at every start, REDIS_URL or not:
+  // src/http/rate-limits.ts imports it) and the login's OpenID client with jose (ES modules of many
+  // files): about 0.08 s less CPU before /healthz together.
+  ...['ioredis', '@ioredis/commands', 'cluster-key-slot', 'denque', 'redis-errors', 'redis-parser'],
+  ...['standard-as-callback', 'lodash.defaults', 'lodash.isarguments', 'debug', 'ms'],
+  ...['openid-client', 'oauth4webapi', 'jose'],
 ]);
 const packageName = (/** @type {string} */ specifier) =>
   specifier
@@ -152,9 +178,18 @@ export async function buildServer() {
     format: 'esm',
     target: 'node20',
     sourcemap: true,
+    // Stack traces need the mappings, not the sources' text (the files are in src/): node parses the
+    // map of every module it loads with --enable-source-maps, and without the text main.mjs.map is a
+    // fraction of its size (docs/performance.md "Start-up, fifth round").
+    sourcesContent: false,
     // Keeps the function and class names of the stack traces and logs.
     keepNames: true,
     logLevel: 'warning',
+    // The bundled CommonJS packages require node's modules and the packages left outside: esbuild's
+    // __require calls the module scope's `require`, which an ES module lacks.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     plugins: [externalPackages, ownModuleUrl],
     metafile: true,
   });

@@ -105,6 +105,23 @@ describe('npm start on an edited checkout', () => {
     symlinkSync(path.join(ROOT, 'web/dist'), path.join(checkout, 'web/dist'));
     const built = await run(process.execPath, ['scripts/build-server.mjs'], checkout);
     expect(built.code).toBe(0);
+    // What a start on PGlite loads from node_modules (docs/performance.md, "Start-up, fifth round"):
+    // Fastify, its plugins, ioredis and the OpenID client are in the bundle; pg is required only by a
+    // PostgreSQL pool.
+    const bundle = readFileSync(path.join(checkout, 'dist/server/main.mjs'), 'utf8');
+    const imported = [...bundle.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1]);
+    expect(imported).toContain('@electric-sql/pglite');
+    for (const name of [
+      'fastify',
+      'ajv',
+      'prom-client',
+      '@fastify/static',
+      'ioredis',
+      'openid-client',
+      'jose',
+      'pg',
+    ])
+      expect(imported).not.toContain(name);
     // Edited after the build: the log line below tells which code runs.
     const main = path.join(checkout, 'src/main.ts');
     writeFileSync(main, readFileSync(main, 'utf8').replace("'database ready'", "'database ready (edited)'"));
@@ -143,6 +160,9 @@ describe('npm start on an edited checkout', () => {
       expect(output).toContain('database ready (edited)');
       // The migrations folder and the web pages are found from the bundle.
       expect((await fetch(`http://127.0.0.1:${port}/app/`)).status).toBe(200);
+      // The OpenAPI document and its pages (swagger and swagger-ui read their own files).
+      expect((await fetch(`http://127.0.0.1:${port}/docs/json`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/docs`)).status).toBe(200);
       // The chain (viem, bundled in; solc and the contracts resolved from the source file's place).
       for (let i = 0; i < 600 && !output.includes('development chain started'); i++)
         await new Promise((r) => setTimeout(r, 200));

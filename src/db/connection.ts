@@ -2,10 +2,11 @@
 // Both are driven through Kysely's PostgresDialect, so every query is the same SQL on both.
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DB } from './schema.ts';
 import { pinnablePool } from './request-transaction.ts';
 
@@ -125,6 +126,16 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
   }
 }
 
+// The PostgreSQL driver is loaded at the first PostgreSQL pool, not with this module: a start on PGlite
+// never needs it (pg, pg-pool, pg-types and pg-protocol: module loading at every start,
+// docs/performance.md "Start-up, fifth round"). pg is CommonJS, so require keeps openPostgres synchronous.
+const requireFromHere = createRequire(import.meta.url);
+let pgModule: typeof pg | undefined;
+function pgDriver(): typeof pg {
+  pgModule ??= requireFromHere('pg') as typeof pg;
+  return pgModule;
+}
+
 // int8 comes back as a JS number on both engines (counts, progress values are bounded by validation);
 // numeric (amounts) stays a string so that no amount ever passes through a float.
 const INT8_OID = 20;
@@ -132,7 +143,7 @@ const pgTypes = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === INT8_OID
       ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      : pgDriver().types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 const PREPARED_MARK = /^\/\* prepared:([a-z0-9_]+) \*\//;
@@ -198,7 +209,8 @@ export function openPostgres(
 ): Database {
   const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   const log = options.log;
-  const pool = new pg.Pool({
+  const driver = pgDriver();
+  const pool = new driver.Pool({
     connectionString,
     max: poolSize,
     types: pgTypes,
@@ -229,7 +241,7 @@ export function openPostgres(
   };
   const probeConnection = (timeoutMs: number): Promise<pg.Client> => {
     if (probeClient === undefined) {
-      const client = new pg.Client({
+      const client = new driver.Client({
         connectionString,
         connectionTimeoutMillis: timeoutMs,
         statement_timeout: timeoutMs,
@@ -263,7 +275,7 @@ export function openPostgres(
       // would leave this process on TTL alone for good.
       const connect = async (): Promise<void> => {
         if (stopped) return;
-        const next = new pg.Client({
+        const next = new driver.Client({
           connectionString,
           connectionTimeoutMillis: timeouts.acquireTimeoutMs,
           keepAlive: true,
@@ -285,7 +297,7 @@ export function openPostgres(
         next.on('error', (err) => fail(err, 'listen connection lost; reconnecting'));
         try {
           await next.connect();
-          await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+          await next.query(`LISTEN ${driver.escapeIdentifier(channel)}`);
         } catch (err) {
           fail(err, 'listen connection failed; retrying');
           return;
