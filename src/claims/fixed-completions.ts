@@ -9,14 +9,8 @@ import type { DB } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import { newId } from '../domain/ids.ts';
 import type { CompletionReport, CompletionsInOneStatement } from '../progress/service.ts';
-import {
-  claimsOfBatch,
-  progressUpsertQuery,
-  takenClaims,
-  takenKeyCondition,
-  upsertProgressBatch,
-} from '../progress/service.ts';
-import { answeredClaimsInsert } from '../idempotency/claim-in-statement.ts';
+import { progressUpsertQuery, takenKeyCondition, upsertProgressBatch } from '../progress/service.ts';
+import { answeredClaimsInsert, claimsOfBatch, takenClaims } from '../idempotency/claim-in-statement.ts';
 import { freeStripePick } from '../budgets/reservations.ts';
 import { homeStripe } from '../domain/stripes.ts';
 import { claimsCtes } from './grants.ts';
@@ -123,9 +117,9 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
     if (keyed ? !rows.some((r) => r.kind === 'pick') : rows.length === 0) return undefined;
     const winners = new Set(rows.map((r) => r.completed_by));
     const taken = takenClaims(claims, rows);
-    return reports.map((r) => {
-      const newlyCompleted = winners.has(r.completionMarker);
-      return r.claim === undefined ? { newlyCompleted } : { newlyCompleted, keyTaken: taken.has(r.claim) };
-    });
+    return reports.map((r) => ({
+      newlyCompleted: winners.has(r.completionMarker),
+      keyTaken: r.claim && taken.has(r.claim),
+    }));
   };
 }

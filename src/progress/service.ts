@@ -73,7 +73,7 @@ export type CompletionReport = store.ProgressReport & {
 export type CompletionsInOneStatement = (
   db: Kysely<DB>,
   reports: CompletionReport[],
-) => Promise<Array<{ newlyCompleted: boolean }> | undefined>;
+) => Promise<Array<{ newlyCompleted: boolean; keyTaken?: boolean | undefined }> | undefined>;
 
 /** Checks a report against its mission and the clock; answers the record to write, or throws. */
 async function checkReport(
@@ -150,12 +150,12 @@ function writeReports(
   inOneStatement?: CompletionsInOneStatement,
 ) {
   return async (reports: CompletionReport[]): Promise<AchieveResult[]> => {
-    const answer = (results: Array<{ newlyCompleted: boolean; keyTaken?: boolean }>) =>
-      reports.map((r, i): AchieveResult => {
-        const result = results[i];
-        const base = { periodKey: r.periodKey, newlyCompleted: result?.newlyCompleted ?? false };
-        return result?.keyTaken === undefined ? base : { ...base, keyTaken: result.keyTaken };
-      });
+    const answer = (results: Array<{ newlyCompleted: boolean; keyTaken?: boolean | undefined }>) =>
+      reports.map((r, i) => ({
+        periodKey: r.periodKey,
+        newlyCompleted: results[i]?.newlyCompleted ?? false,
+        keyTaken: results[i]?.keyTaken,
+      }));
     if (!reports.some((r) => r.completed)) return answer(await store.upsertProgressBatch(db, reports));
     if (inOneStatement && reports.every((r) => r.completed)) {
       const results = await inOneStatement(db, reports);
@@ -203,10 +203,8 @@ export type Achiever = ReturnType<typeof createAchiever>;
 // The catalog lookup of achieve (cached by the composition root) and the progress upsert that the
 // FIXED-reward fast path (claims/fixed-completions.ts) writes in its one statement.
 export {
-  claimsOfBatch,
   findMissionForAchieve,
   progressUpsertQuery,
-  takenClaims,
   takenKeyCondition,
   upsertProgressBatch,
 } from './store.ts';

@@ -4,7 +4,7 @@ import type { Kysely, RawBuilder } from 'kysely';
 import type { DB, PromotionStatus, RecurrenceType } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import { webhookOutboxCte } from '../webhooks/outbox.ts';
-import { answeredClaimsInsert } from '../idempotency/claim-in-statement.ts';
+import { answeredClaimsInsert, claimsOfBatch, takenClaims } from '../idempotency/claim-in-statement.ts';
 import type { AnsweredClaim } from '../idempotency/claim-in-statement.ts';
 import { missionCompletedEvents } from '../webhooks/events.ts';
 
@@ -61,8 +61,9 @@ export interface ProgressReport {
   /** A value unique to this report; it is stored only if this report is the one that completes. */
   completionMarker: string;
   /**
-   * The request's Idempotency-Key, claimed and answered in the upsert statement itself (progress
-   * only): the record is written only if the key was taken (docs/idempotency.md).
+   * The request's Idempotency-Key, claimed and answered by the statement that writes the record
+   * (the upsert, or the FIXED-reward completion statement): the record is written only if the key
+   * was taken (docs/idempotency.md).
    */
   claim?: AnsweredClaim;
 }
@@ -170,30 +171,10 @@ export async function upsertProgressBatch(
     if (keyed) for (const claim of takenClaims(claims, out)) taken.add(claim);
   }
   // Markers are unique per report: a report completed its period iff its marker was stored.
-  return reports.map((r) => {
-    const newlyCompleted = r.completed && winners.has(r.completionMarker);
-    return r.claim === undefined ? { newlyCompleted } : { newlyCompleted, keyTaken: taken.has(r.claim) };
-  });
-}
-
-const claimId = (claim: { scope: string; key: string }) => JSON.stringify([claim.scope, claim.key]);
-
-/**
- * The idempotency claims of a batch (claim-in-statement.ts): one per key (ON CONFLICT may not touch
- * a row twice), the first report's. `written` is the batch as the upsert is to see it: a report
- * whose key went to another report keeps its key columns with a key no claim answers for, so its
- * record is not written (its request learns the key's state the usual way).
- */
-export function claimsOfBatch<R extends ProgressReport>(
-  rows: readonly R[],
-): { claims: AnsweredClaim[]; written: R[] } {
-  const chosen = new Map<string, AnsweredClaim>();
-  for (const { claim } of rows) if (claim && !chosen.has(claimId(claim))) chosen.set(claimId(claim), claim);
-  const claims = new Set(chosen.values());
-  const written = rows.map((r) =>
-    r.claim === undefined || claims.has(r.claim) ? r : { ...r, claim: { ...r.claim, key: '' } },
-  );
-  return { claims: [...claims], written };
+  return reports.map((r) => ({
+    newlyCompleted: r.completed && winners.has(r.completionMarker),
+    keyTaken: r.claim && taken.has(r.claim),
+  }));
 }
 
 /**
@@ -201,16 +182,6 @@ export function claimsOfBatch<R extends ProgressReport>(
  * key, or whose key the statement's `claimed` CTE took.
  */
 export const takenKeyCondition = sql`(r.key_scope IS NULL OR EXISTS (SELECT 1 FROM claimed c WHERE c.scope = r.key_scope AND c.key = r.key_key))`;
-
-/** Which claims of a batch the statement took, from the (scope, key) rows its `claimed` CTE answered. */
-export function takenClaims(
-  claims: readonly AnsweredClaim[],
-  rows: ReadonlyArray<{ scope?: string | null; key?: string | null }>,
-): Set<AnsweredClaim> {
-  const keys = new Set<string>();
-  for (const { scope, key } of rows) if (scope != null && key != null) keys.add(claimId({ scope, key }));
-  return new Set(claims.filter((c) => keys.has(claimId(c))));
-}
 
 export async function listUserProgress(db: Kysely<DB>, partnerId: string, partnerUid: string) {
   return db
