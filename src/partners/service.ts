@@ -10,8 +10,7 @@ import {
 } from '../error-factories.ts';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
-import crypto from 'node:crypto';
-import { newId, newSecret, sha256Hex } from '../domain/ids.ts';
+import { digestsEqual, newId, newSecret, sha256Hex } from '../domain/ids.ts';
 import { canonicalCidr } from '../domain/ip-allow-list.ts';
 import * as store from './store.ts';
 import type { ServiceEnvironment } from '../config.ts';
@@ -188,31 +187,6 @@ export type PartnerAuthResult =
   | { outcome: 'DISABLED' }
   | { outcome: 'WRONG_ENVIRONMENT'; message: string };
 
-/**
- * The live keys' hashes in lower case, once per credentials object (the hot-path cache keeps one for
- * a second at most; a revoked key comes with a new object). Hex compares as the bytes it encodes.
- */
-const liveHashes = new WeakMap<readonly string[], string[]>();
-function lowerCaseHashes(keyHashes: readonly string[]): string[] {
-  let hashes = liveHashes.get(keyHashes);
-  if (hashes === undefined) {
-    hashes = keyHashes.map((hash) => hash.toLowerCase());
-    liveHashes.set(keyHashes, hashes);
-  }
-  return hashes;
-}
-
-/**
- * Two hex digests compared in constant time: every character is looked at whatever differs, as
- * timingSafeEqual does with bytes, without decoding either into a Buffer on every call.
- */
-function hexDigestsEqual(a: string, b: string): boolean {
-  if (a.length !== b.length || a.length === 0) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
-}
-
 /** Checks a partner id and API key: the key's hash is compared in constant time with each live key. */
 export async function authenticatePartner(
   db: Kysely<DB>,
@@ -229,13 +203,10 @@ export async function authenticatePartner(
   }
   const credentials = await find(db, partnerId);
   if (!credentials) return { outcome: 'UNAUTHORIZED' };
-  // crypto.hash (Node 20.12+; engines says 20.19) is one call into C++ with no Hash object: about a
-  // third of the time of createHash().update().digest() (docs/performance.md, "Fourth round").
-  const presented = crypto.hash('sha256', apiKey, 'hex');
+  const presented = sha256Hex(apiKey);
   let matched = false;
   // No early exit: the time taken does not tell which key (if any) matched.
-  for (const hash of lowerCaseHashes(credentials.keyHashes))
-    matched = hexDigestsEqual(hash, presented) || matched;
+  for (const hash of credentials.keyHashes) matched = digestsEqual(hash, presented) || matched;
   if (!matched) return { outcome: 'UNAUTHORIZED' };
   if (credentials.partner.status !== 'ACTIVE') return { outcome: 'DISABLED' };
   return { outcome: 'OK', partner: credentials.partner };
