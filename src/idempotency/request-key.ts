@@ -1,6 +1,6 @@
 // The Idempotency-Key header and the fingerprint of a request, without I/O: what makes two
 // requests "the same" (docs/idempotency.md).
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../domain/ids.ts';
 
 /** Longest key accepted (Stripe's bound). */
 export const MAX_KEY_LENGTH = 255;
@@ -44,7 +44,5 @@ export function canonicalJson(value: unknown): string {
 /** SHA-256 (hex) of the canonical request: method, path (without the query) and body. */
 export function requestFingerprint(method: string, url: string, body: unknown): string {
   const path = url.split('?', 1)[0] ?? url;
-  return createHash('sha256')
-    .update(`${method.toUpperCase()}\n${path}\n${body === undefined ? '' : canonicalJson(body)}`)
-    .digest('hex');
+  return sha256Hex(`${method.toUpperCase()}\n${path}\n${body === undefined ? '' : canonicalJson(body)}`);
 }
