@@ -3,6 +3,7 @@
 // one-time FIXED-reward mission on its own budget for the flash crowd).
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -31,19 +32,30 @@ export async function sqlOn(url: string, text: string, values: unknown[] = []) {
   }
 }
 
+/** The node arguments of an npm script of package.json that runs `node …` (prestart, start). */
+function nodeScript(name: 'prestart' | 'start'): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [command, ...args] = (pkg.scripts[name] ?? '').split(/\s+/);
+  if (command !== 'node') throw new Error(`npm ${name} is not a plain node command: ${pkg.scripts[name]}`);
+  return args;
+}
+
 /**
- * The service as `npm start` runs it: the esbuild bundle (dist/server, rebuilt first when src/ is
- * newer, as `prestart` does) in plain node. BENCH_SERVICE_RUNNER=tsx runs src/main.ts through tsx
- * instead (the CPU profiles do: their summary names our folders by source path).
+ * The service as `npm start` runs it: package.json's prestart (rebuilds the bundle when src/ is
+ * newer) and start (the esbuild bundle in plain node), run with this node. BENCH_SERVICE_RUNNER=tsx
+ * runs src/main.ts through tsx instead (the CPU profiles do: their summary names our folders by
+ * source path).
  */
 export function startService(env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
   if (process.env.BENCH_SERVICE_RUNNER === 'tsx') return startProcess(['src/main.ts'], env, nodeFlags);
-  execFileSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-  return spawn(
-    process.execPath,
-    [...nodeFlags, '--enable-source-maps', '--import', './dist/server/register.mjs', 'dist/server/main.mjs'],
-    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
+  execFileSync(process.execPath, nodeScript('prestart'), { cwd: ROOT, stdio: 'inherit' });
+  return spawn(process.execPath, [...nodeFlags, ...nodeScript('start')], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /** A Node process running a TypeScript entry (through tsx), with extra node flags before it. */
