@@ -151,23 +151,14 @@ function signatures(message: Leased, body: string, sentAt: Date, now: Date): str
 }
 
 /**
- * Leases up to `batchSize` due messages (PENDING, due, endpoint enabled) and delivers them: one
- * endpoint's messages one after another in event order, endpoints side by side. Answers how many
- * it handled. The lease (next_attempt_at pushed past any round's length) is what keeps another
- * worker off a message meanwhile; a crash lets it run out and the message is sent again.
+ * The statement that leases a round's messages: up to `batchSize` due ones, earliest due first,
+ * then event order, pushed to `lease` so no other worker takes them meanwhile. The index
+ * `webhook_messages_due_order` (migration 0015) has exactly this order, so a round reads its own
+ * messages and not the whole backlog (ordering by the due time alone sorted every message due at the
+ * same instant on each round: a backlog drained in time growing with its square).
  */
-export async function runWebhookBatch(
-  db: Kysely<DB>,
-  clock: Clock,
-  options: DeliveryOptions,
-): Promise<number> {
-  const now = clock.now();
-  const batchSize = options.batchSize ?? 20;
-  const lease = new Date(now.getTime() + options.timeoutMs * (batchSize + 1) + 5_000);
-  // Earliest due first, then event order: the partial index on next_attempt_at gives that order, so
-  // a round reads its 20 messages, not the whole backlog (ordering by created_at first sorted every
-  // due message on each round: a flash crowd's backlog made each round slower than the last).
-  const { rows } = await sql<Leased>`
+export function leaseDueMessages(now: Date, lease: Date, batchSize: number) {
+  return sql<Leased>`
     WITH due AS (
       SELECT m.id FROM webhook_messages m
       JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
@@ -182,7 +173,24 @@ export async function runWebhookBatch(
     )
     SELECT l.id, l.endpoint_id, l.payload, l.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
     FROM leased l JOIN webhook_endpoints e ON e.id = l.endpoint_id
-    ORDER BY l.created_at, l.rank, l.seq`.execute(db);
+    ORDER BY l.created_at, l.rank, l.seq`;
+}
+
+/**
+ * Leases up to `batchSize` due messages (PENDING, due, endpoint enabled) and delivers them: one
+ * endpoint's messages one after another in event order, endpoints side by side. Answers how many
+ * it handled. The lease (next_attempt_at pushed past any round's length) is what keeps another
+ * worker off a message meanwhile; a crash lets it run out and the message is sent again.
+ */
+export async function runWebhookBatch(
+  db: Kysely<DB>,
+  clock: Clock,
+  options: DeliveryOptions,
+): Promise<number> {
+  const now = clock.now();
+  const batchSize = options.batchSize ?? 20;
+  const lease = new Date(now.getTime() + options.timeoutMs * (batchSize + 1) + 5_000);
+  const { rows } = await leaseDueMessages(now, lease, batchSize).execute(db);
   const byEndpoint = new Map<string, Leased[]>();
   for (const row of rows) byEndpoint.set(row.endpoint_id, [...(byEndpoint.get(row.endpoint_id) ?? []), row]);
   const attempts: Attempt[] = [];

@@ -1,0 +1,102 @@
+// A delivery round reads its own messages, not the backlog: 3,000 messages due at the same instant
+// (one statement's events share it; so does a backlog inserted at once) are leased 20 at a time in
+// event order, and the plan of the lease statement reads no more rows of webhook_messages than it
+// leases. Before migration 0015 the due index covered only next_attempt_at, so every round read and
+// sorted all 3,000 (a backlog drained in time growing with its square). Both databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { setupMission, startTestApp } from './harness.ts';
+import type { TestContext } from './harness.ts';
+import { leaseDueMessages } from '../src/webhooks/delivery.ts';
+
+const BACKLOG = 3000;
+const ROUND = 20;
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
+  const { partnerId } = await setupMission(ctx, { missionKey: 'backlog', recurrence: 'DAILY' });
+  const created = await ctx.admin('POST', `/admin/v1/partners/${partnerId}/webhook-endpoints`, {
+    url: 'http://127.0.0.1:9/hook', // never called: the test leases, it does not deliver
+    events: ['mission.completed', 'claim.requested'],
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  // Events of one instant (odd n mission.completed, rank 2; even n claim.requested, rank 4),
+  // inserted from the highest n down so that event order is not the order of the ids by accident.
+  await sql`
+    INSERT INTO webhook_messages (id, endpoint_id, partner_id, event_type, rank, payload, status, next_attempt_at, created_at)
+    SELECT 'msg_backlog_' || lpad(n::text, 5, '0'), ${created.json().id}, ${partnerId}, t, r,
+           jsonb_build_object('type', t, 'data', jsonb_build_object('n', n)),
+           'PENDING', ${ctx.clock.now()}::timestamptz - interval '1 minute', ${ctx.clock.now()}::timestamptz - interval '1 minute'
+    FROM generate_series(${BACKLOG - 1}, 0, -1) AS n,
+         LATERAL (SELECT CASE WHEN n % 2 = 0 THEN 'claim.requested' ELSE 'mission.completed' END AS t,
+                         CASE WHEN n % 2 = 0 THEN 4 ELSE 2 END AS r) e`.execute(ctx.database.db);
+  // As autovacuum would have it: statistics that say the whole table is due.
+  await sql`ANALYZE webhook_messages`.execute(ctx.database.db);
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Subplan Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}
+
+/** The node of the plan that computes the CTE `name`. */
+function cte(node: PlanNode, name: string): PlanNode | undefined {
+  if (node['Subplan Name'] === `CTE ${name}`) return node;
+  for (const child of node.Plans ?? []) {
+    const found = cte(child, name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Rows each scan of webhook_messages under `node` handed up (all loops). */
+function scansOfMessages(node: PlanNode): Array<{ type: string; rows: number }> {
+  const own =
+    node['Relation Name'] === 'webhook_messages'
+      ? [{ type: node['Node Type'], rows: node['Actual Rows'] * node['Actual Loops'] }]
+      : [];
+  return [...own, ...(node.Plans ?? []).flatMap(scansOfMessages)];
+}
+
+function lease(batchSize: number) {
+  const now = ctx.clock.now();
+  return leaseDueMessages(now, new Date(now.getTime() + 60_000), batchSize);
+}
+
+describe('webhook delivery with a backlog', () => {
+  it('leases the earliest messages in event order, a round at a time', async () => {
+    const first = await lease(ROUND).execute(ctx.database.db);
+    const second = await lease(ROUND).execute(ctx.database.db);
+    const ids = [...first.rows, ...second.rows].map((row) => row.id);
+    // created_at ties, then rank (every mission.completed before any claim.requested of the
+    // instant), then insertion (seq: the highest n went first).
+    const expected = Array.from(
+      { length: 2 * ROUND },
+      (_, i) => `msg_backlog_${String(BACKLOG - 1 - 2 * i).padStart(5, '0')}`,
+    );
+    expect(ids).toEqual(expected);
+  });
+
+  it('reads only the messages of its round, not the whole backlog', async () => {
+    const { rows } = await sql<{
+      'QUERY PLAN': unknown;
+    }>`EXPLAIN (ANALYZE, FORMAT JSON) ${lease(ROUND)}`.execute(ctx.database.db);
+    const raw = rows[0]?.['QUERY PLAN'];
+    const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
+    // The choice of the round (the CTE `due`) reads the round. The leasing update then finds those
+    // rows by id, by index or by hash join as PostgreSQL costs it for the table's size.
+    const due = cte(plan[0]!.Plan, 'due');
+    expect(due, JSON.stringify(plan)).toBeDefined();
+    const scans = scansOfMessages(due!);
+    expect(scans.length).toBeGreaterThan(0);
+    for (const scan of scans) expect(scan.rows, JSON.stringify(scans)).toBeLessThanOrEqual(ROUND);
+  });
+});
