@@ -6,6 +6,8 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
+/** Frames of callers shown for a native function (BENCH_PROFILE_DEPTH, default 4). */
+const CALLER_DEPTH = Number(process.env.BENCH_PROFILE_DEPTH ?? 4);
 export interface CpuProfile {
   startTime: number;
   endTime: number;
@@ -96,7 +98,7 @@ export function summarizeProfile(
     const node = byId.get(id) as ProfileNode;
     if (node.callFrame.url !== '' || node.callFrame.functionName.startsWith('(')) continue;
     const chain: string[] = [];
-    for (let at = parentOf.get(id); at !== undefined && chain.length < 4; at = parentOf.get(at)) {
+    for (let at = parentOf.get(id); at !== undefined && chain.length < CALLER_DEPTH; at = parentOf.get(at)) {
       const frame = (byId.get(at) as ProfileNode).callFrame;
       if (frame.url === '') continue;
       chain.push(`${frame.functionName || '(anonymous)'}@${areaOf(frame.url, frame.functionName)}`);
