@@ -445,7 +445,8 @@ describe.skipIf(!runBrowser)('the operator console', () => {
     await page.getByRole('button', { name: '사용자 찾기' }).click();
     await page.getByRole('link', { name: 'mina' }).click();
     await page.getByRole('heading', { name: '사용자 mina' }).waitFor();
-    expect(await page.locator('main').textContent()).toContain(ids.account);
+    // The link details load after the heading (a second request): wait for them, do not read once.
+    await expect.poll(() => page.locator('main').textContent()).toContain(ids.account);
     await page.getByRole('cell', { name: 'play-3-games' }).first().waitFor();
     expect(await layoutProblems(page)).toEqual([]);
     page.once('dialog', (dialog) => void dialog.dismiss());
