@@ -3,6 +3,9 @@
 // SIGTERM/SIGINT finish the batch in flight and exit (within SHUTDOWN_TIMEOUT_MS); SIGKILL at any
 // instant loses nothing, because a claim is marked SUCCEEDED in the same transaction that writes its
 // ledger transfer. A database that is down at start is waited for; one lost later is retried each batch.
+// It also delivers webhooks (unless WEBHOOK_WORKER=false). `--only=payouts` or `--only=webhooks` runs
+// one of the two alone, whatever the environment says: a process per role, scaled on its own.
+import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { loadConfigOrExit } from '../config.ts';
 import { describeDbError } from '../db/connection.ts';
@@ -18,6 +21,7 @@ import { databaseReadings } from '../metrics/database-readings.ts';
 import { startOperationsServer } from '../metrics/operations-server.ts';
 
 const log = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const roles = rolesOrExit();
 const config = loadConfigOrExit();
 if (config.databaseUrl === undefined) {
   console.error('invalid configuration: DATABASE_URL is required for a separate payout worker');
@@ -37,30 +41,34 @@ const metrics = createServiceMetrics({
   payoutProgress: progress,
   maxPartnerLabels: config.metrics.maxPartnerLabels,
 });
-const worker = startPayoutWorker(database.db, systemClock, {
-  progress,
-  idleMs: config.payoutIdleMs,
-  reservationTtlSeconds: config.claimReservationTtlSeconds,
-  log: (err) => log.error({ err }, 'payout batch failed'),
-  // [chain payout] claims of chain assets go through the chain outbox.
-  chain: chainPayoutForWorker(
-    database.db,
-    systemClock,
-    config,
-    (message) => log.warn(message),
-    chainObserverOf(metrics),
-  ),
-});
+const worker = !roles.payouts
+  ? undefined
+  : startPayoutWorker(database.db, systemClock, {
+      progress,
+      idleMs: config.payoutIdleMs,
+      reservationTtlSeconds: config.claimReservationTtlSeconds,
+      log: (err) => log.error({ err }, 'payout batch failed'),
+      // [chain payout] claims of chain assets go through the chain outbox.
+      chain: chainPayoutForWorker(
+        database.db,
+        systemClock,
+        config,
+        (message) => log.warn(message),
+        chainObserverOf(metrics),
+      ),
+    });
 // Webhook delivery (docs/webhooks.md) runs beside the payouts.
-const webhooks = config.webhooks.worker
-  ? startWebhookWorker(database.db, systemClock, {
-      ...config.webhooks,
-      log: (err) => log.error({ err }, 'webhook delivery round failed'),
-    })
-  : undefined;
+const webhooks =
+  (roles.webhooks ?? config.webhooks.worker)
+    ? startWebhookWorker(database.db, systemClock, {
+        ...config.webhooks,
+        log: (err) => log.error({ err }, 'webhook delivery round failed'),
+      })
+    : undefined;
 const notReady = async (): Promise<string | undefined> => {
   const probe = await database.probe(config.readiness.timeoutMs);
   if (!probe.answered) return 'the database does not answer';
+  if (worker === undefined) return undefined;
   const boundMs = config.readiness.payoutStallMs;
   if (progress.msSinceLastSuccess() <= boundMs) return undefined;
   const reading = await readings.get();
@@ -77,7 +85,15 @@ const operations =
         host: config.metrics.host,
         notReady,
       });
-log.info({ pid: process.pid, metricsPort: config.metrics.port }, 'payout worker started');
+log.info(
+  {
+    pid: process.pid,
+    metricsPort: config.metrics.port,
+    payouts: worker !== undefined,
+    webhooks: webhooks !== undefined,
+  },
+  worker === undefined ? 'webhook worker started' : 'payout worker started',
+);
 let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;
@@ -92,7 +108,7 @@ const stop = async (signal: string) => {
   }, config.shutdownTimeoutMs);
   try {
     await operations?.close();
-    await worker.stop();
+    await worker?.stop();
     await webhooks?.stop();
     await database.close();
     await shutdownTracing();
@@ -104,3 +120,17 @@ const stop = async (signal: string) => {
 };
 process.on('SIGTERM', () => void stop('SIGTERM'));
 process.on('SIGINT', () => void stop('SIGINT'));
+
+/** `--only=payouts|webhooks`: which workers this process runs (webhooks undefined: as WEBHOOK_WORKER says). */
+function rolesOrExit(): { payouts: boolean; webhooks: boolean | undefined } {
+  try {
+    const { values } = parseArgs({ options: { only: { type: 'string' } }, strict: true });
+    if (values.only === undefined) return { payouts: true, webhooks: undefined };
+    if (values.only === 'payouts') return { payouts: true, webhooks: false };
+    if (values.only === 'webhooks') return { payouts: false, webhooks: true };
+    throw new Error(`--only must be payouts or webhooks, not ${JSON.stringify(values.only)}`);
+  } catch (err) {
+    console.error(`invalid arguments: ${(err as Error).message}`);
+    process.exit(2);
+  }
+}
