@@ -52,6 +52,25 @@ const FEATURES_ROUNDS = Number(process.env.BENCH_FEATURES_ROUNDS ?? 3);
 const FEATURES_SETTLE_MS = Number(process.env.BENCH_FEATURES_SETTLE_MS ?? 11_000);
 const SERVICE_NODE_OPTIONS =
   process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=128 --max-semi-space-size=32';
+// BENCH_DELIVERY=worker: the service with limits, keys and webhooks delivers none itself
+// (WEBHOOK_WORKER=false); a delivery-only worker (`npm run worker -- --only=webhooks`) does, and its
+// CPU is counted with the service's. BENCH_DELIVERY=none: nothing delivers (the messages are written
+// and stay PENDING: what writing them costs the crowd alone). The default, service, delivers in the
+// service's own process.
+const DELIVERY = process.env.BENCH_DELIVERY ?? 'service';
+const DELIVERY_WORKER = DELIVERY === 'worker';
+// BENCH_FEATURES: which of "limits,keys,webhooks" the second service has (default all three), to
+// tell what each costs; the rows are named after the ones switched on.
+const FEATURES = new Set((process.env.BENCH_FEATURES ?? 'limits,keys,webhooks').split(','));
+const KEYS = FEATURES.has('keys');
+const WITH_FEATURES =
+  [
+    FEATURES.has('limits') && 'rate limits',
+    KEYS && 'idempotency keys',
+    FEATURES.has('webhooks') && 'webhooks',
+  ]
+    .filter(Boolean)
+    .join(' + ') || 'no features';
 const PORTS = { service: 18080, empty: 18081, full: 18082, start: 18083 };
 
 interface Row {
@@ -217,6 +236,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${PORTS.service}`;
   const emptyBase = `http://127.0.0.1:${PORTS.empty}`;
   let full: ReturnType<typeof startProcess> | undefined;
+  let deliverer: ReturnType<typeof startProcess> | undefined;
   const receiver = createServer((request, response) => {
     request.resume();
     request.on('end', () => response.writeHead(204).end());
@@ -232,14 +252,15 @@ async function main(): Promise<void> {
     if (ONLY_FEATURES) {
       const fullService = await startFullService(url, receiver);
       full = fullService.full;
+      deliverer = fullService.deliverer;
       await featureRows(
         base,
         url,
         catalog,
-        service.pid as number,
+        [service.pid as number],
         fullService.fullBase,
         fullService.fullCatalog,
-        fullService.full.pid as number,
+        fullService.pids,
       );
       report(started, url);
       return;
@@ -359,11 +380,12 @@ async function main(): Promise<void> {
     // and an Idempotency-Key on every achieve ---
     const fullService = await startFullService(url, receiver);
     full = fullService.full;
+    deliverer = fullService.deliverer;
     const { fullBase, fullCatalog } = fullService;
-    await load({ ...achieveRequest(fullBase, fullCatalog, true), duration: 2 }); // warm-up
-    const fullAchieve = await load(achieveRequest(fullBase, fullCatalog, true));
+    await load({ ...achieveRequest(fullBase, fullCatalog, KEYS), duration: 2 }); // warm-up
+    const fullAchieve = await load(achieveRequest(fullBase, fullCatalog, KEYS));
     const againAchieve = await achieveLoad();
-    const withAll = 'rate limits + idempotency keys + webhooks';
+    const withAll = WITH_FEATURES;
     record({
       scenario: `achieve, progress only, ${withAll}`,
       rps: fullAchieve.rps,
@@ -388,7 +410,7 @@ async function main(): Promise<void> {
       min: 0.9,
       note: `errors ${fullLink.errors + fullLink.non2xx}`,
     });
-    const fullFlash = await flashCrowd(fullBase, url, fullCatalog, 'flashfull', true);
+    const fullFlash = await flashCrowd(fullBase, url, fullCatalog, 'flashfull', KEYS);
     record({
       scenario: `flash crowd, ${withAll}`,
       rps: fullFlash.result.rps,
@@ -403,6 +425,8 @@ async function main(): Promise<void> {
     });
     await stop(full);
     full = undefined;
+    if (deliverer) await stop(deliverer);
+    deliverer = undefined;
 
     // --- Memory: RSS of the service at 256 connections of achieve for RSS_SECONDS ---
     const samples: number[] = [];
@@ -466,6 +490,7 @@ async function main(): Promise<void> {
   } finally {
     receiver.close();
     if (full) await stop(full);
+    if (deliverer) await stop(deliverer);
     await stop(service);
     await stop(empty);
     if (process.env.BENCH_KEEP_DATABASE !== '1')
@@ -490,7 +515,7 @@ interface CostSnapshot {
   transactions: number;
 }
 
-async function costSnapshot(url: string, servicePid: number): Promise<CostSnapshot> {
+async function costSnapshot(url: string, servicePids: number[]): Promise<CostSnapshot> {
   const { rows } = await sqlOn(
     url,
     `SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database())::text AS t,
@@ -498,18 +523,18 @@ async function costSnapshot(url: string, servicePid: number): Promise<CostSnapsh
   );
   const row = rows[0] as { t: string; pids: number[] };
   return {
-    service: cpuSecondsOf(servicePid),
+    service: servicePids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0),
     backends: new Map(row.pids.map((pid) => [pid, cpuSecondsOf(pid)])),
     transactions: Number(row.t),
   };
 }
 
 /** A load with its cost per request: service CPU ms, PostgreSQL CPU ms, transactions. */
-async function costed(url: string, servicePid: number, run: () => Promise<LoadResult>) {
-  const before = await costSnapshot(url, servicePid);
+async function costed(url: string, servicePids: number[], run: () => Promise<LoadResult>) {
+  const before = await costSnapshot(url, servicePids);
   const result = await run();
   if (FEATURES_SETTLE_MS > 0) await new Promise((r) => setTimeout(r, FEATURES_SETTLE_MS));
-  const after = await costSnapshot(url, servicePid);
+  const after = await costSnapshot(url, servicePids);
   const n = Math.max(1, result.total);
   let pg = 0;
   for (const [pid, cpu] of after.backends) pg += cpu - (before.backends.get(pid) ?? 0);
@@ -529,15 +554,15 @@ async function featureRows(
   base: string,
   url: string,
   catalog: BenchCatalog,
-  servicePid: number,
+  servicePids: number[],
   fullBase: string,
   fullCatalog: BenchCatalog,
-  fullPid: number,
+  fullPids: number[],
 ): Promise<void> {
-  const withAll = 'rate limits + idempotency keys + webhooks';
+  const withAll = WITH_FEATURES;
   await linkHalfTheUsers(url, catalog.partnerId);
   await load({ ...achieveRequest(base, catalog), connections: 8, duration: 2 }); // warm-up
-  await load({ ...achieveRequest(fullBase, fullCatalog, true), connections: 8, duration: 2 });
+  await load({ ...achieveRequest(fullBase, fullCatalog, KEYS), connections: 8, duration: 2 });
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
   const pairs = async (
     scenario: string,
@@ -546,8 +571,8 @@ async function featureRows(
   ) => {
     const withs: Costed[] = [];
     const withouts: Costed[] = [];
-    const runWith = async () => withs.push(await costed(url, fullPid, withIt));
-    const runWithout = async () => withouts.push(await costed(url, servicePid, without));
+    const runWith = async () => withs.push(await costed(url, fullPids, withIt));
+    const runWithout = async () => withouts.push(await costed(url, servicePids, without));
     for (let i = 0; i < FEATURES_ROUNDS; i++) {
       if (i % 2 === 0) {
         await runWith();
@@ -574,7 +599,7 @@ async function featureRows(
   await pairs(
     'achieve, progress only',
     () => load(achieveRequest(base, catalog)),
-    () => load(achieveRequest(fullBase, fullCatalog, true)),
+    () => load(achieveRequest(fullBase, fullCatalog, KEYS)),
   );
   await pairs(
     'link check',
@@ -583,16 +608,16 @@ async function featureRows(
   );
   let flash: Awaited<ReturnType<typeof flashCrowd>> | undefined;
   let fullFlash: Awaited<ReturnType<typeof flashCrowd>> | undefined;
-  const flashCost = await costed(url, servicePid, async () => {
+  const flashCost = await costed(url, servicePids, async () => {
     flash = await flashCrowd(base, url, catalog, 'flash');
     return flash.result;
   });
   // With webhooks, the flash crowd's cost includes delivering its messages: until none is pending.
   let drainedAfter = 0;
-  const fullFlashCost = await costed(url, fullPid, async () => {
-    fullFlash = await flashCrowd(fullBase, url, fullCatalog, 'flashfull', true);
+  const fullFlashCost = await costed(url, fullPids, async () => {
+    fullFlash = await flashCrowd(fullBase, url, fullCatalog, 'flashfull', KEYS);
     const t0 = Date.now();
-    while (Date.now() - t0 < 300_000) {
+    while (DELIVERY !== 'none' && Date.now() - t0 < 300_000) {
       const { rows } = await sqlOn(
         url,
         `SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'PENDING'`,
@@ -620,27 +645,41 @@ async function featureRows(
 
 /**
  * The second service: the default per-partner rate limit (counted in PostgreSQL), a partner with a
- * webhook endpoint subscribed to every event (delivered by the service's worker to `receiver`).
+ * webhook endpoint subscribed to every event (delivered to `receiver` by the service's worker, or
+ * with BENCH_DELIVERY=worker by a delivery-only worker process beside it).
  */
 async function startFullService(url: string, receiver: ReturnType<typeof createServer>) {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverPort = (receiver.address() as { port: number }).port;
-  const full = startService(serviceEnv(url, PORTS.full, { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }));
+  const deliveryEnv = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' };
+  const full = startService(
+    serviceEnv(url, PORTS.full, {
+      ...deliveryEnv,
+      ...(DELIVERY !== 'service' && { WEBHOOK_WORKER: 'false' }),
+      ...(!FEATURES.has('limits') && { RATE_LIMIT_PER_PARTNER: '0' }),
+    }),
+  );
+  const deliverer = DELIVERY_WORKER
+    ? startProcess(['src/payout/worker-cli.ts', '--only=webhooks'], serviceEnv(url, 0, deliveryEnv))
+    : undefined;
   const fullBase = `http://127.0.0.1:${PORTS.full}`;
   await waitForHttp(`${fullBase}/readyz`);
   const fullCatalog = await setUpCatalog(fullBase, url, FLASH_USERS, 'Bench partner (limits, webhooks)');
-  const endpoint = await fetch(`${fullBase}/admin/v1/partners/${fullCatalog.partnerId}/webhook-endpoints`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      url: `http://127.0.0.1:${receiverPort}/hook`,
-      events: ['mission.completed', 'claim.reserved', 'claim.requested', 'claim.rejected', 'user.linked'],
-    }),
-  });
-  if (endpoint.status !== 201)
-    throw new Error(`webhook endpoint: ${endpoint.status} ${await endpoint.text()}`);
+  if (FEATURES.has('webhooks')) {
+    const endpoint = await fetch(`${fullBase}/admin/v1/partners/${fullCatalog.partnerId}/webhook-endpoints`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        url: `http://127.0.0.1:${receiverPort}/hook`,
+        events: ['mission.completed', 'claim.reserved', 'claim.requested', 'claim.rejected', 'user.linked'],
+      }),
+    });
+    if (endpoint.status !== 201)
+      throw new Error(`webhook endpoint: ${endpoint.status} ${await endpoint.text()}`);
+  }
   await linkHalfTheUsers(url, fullCatalog.partnerId);
-  return { full, fullBase, fullCatalog };
+  const pids = [full, ...(deliverer ? [deliverer] : [])].map((child) => child.pid as number);
+  return { full, deliverer, pids, fullBase, fullCatalog };
 }
 
 async function waitForClosed(url: string): Promise<void> {
