@@ -2,6 +2,7 @@
 // database): each role runs alone whatever WEBHOOK_WORKER says, so delivery and payouts can be
 // scaled as processes of their own; any other value is refused at start with exit code 2.
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createAccount, createAsset, partnerCall, rewardedMission, startTestApp } from './harness.ts';
@@ -13,6 +14,8 @@ let ctx: TestContext;
 let setup: MissionSetup & { budgetId: string };
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let secret: string;
+// Every worker this file starts, so that none outlives it whatever a test does.
+const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   if (!onPostgres) return;
@@ -28,6 +31,8 @@ beforeAll(async () => {
   secret = created.json().secret;
 });
 afterAll(async () => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await receiver?.close();
   await ctx?.close();
 });
@@ -57,6 +62,7 @@ function startWorker(args: string[], env: Record<string, string> = {}) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -126,7 +132,12 @@ describe.skipIf(!onPostgres)('worker roles', () => {
   it('--only with another role, or an unknown option, exits 2 and says why', async () => {
     for (const args of [['--only=everything'], ['--everything']]) {
       const worker = startWorker(args);
-      expect(await worker.exited).toBe(2);
+      const code = await Promise.race([
+        worker.exited,
+        new Promise((r) => setTimeout(() => r('running'), 20_000)),
+      ]);
+      await worker.stop();
+      expect(code).toBe(2);
       expect(worker.output()).toContain('invalid arguments');
     }
     const { pending } = await counts();
