@@ -14,7 +14,7 @@ import type autocannon from 'autocannon';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { DB } from '../src/db/schema.ts';
 import { periodKeyFor } from '../src/domain/periods.ts';
-import { progressUpsertQuery } from '../src/progress/store.ts';
+import { progressOnlyStatement, progressUpsertQuery } from '../src/progress/store.ts';
 import { renderChart } from './chart.ts';
 import { CONNECTIONS, SECONDS, load } from './load.ts';
 import type { LoadResult } from './load.ts';
@@ -956,7 +956,9 @@ function achieveUpsert(partnerId: string, missionId: string): string {
     [sentinel.now.toISOString()]: 'ARRAY[now()]',
     true: 'true',
   };
-  const { sql, parameters } = progressUpsertQuery([sentinel], true).compile(compileOnly);
+  const { sql, parameters } = progressOnlyStatement(progressUpsertQuery([sentinel], true)).compile(
+    compileOnly,
+  );
   return (
     sql
       .replace(/\$(\d+)/g, (_, n: string) => {
