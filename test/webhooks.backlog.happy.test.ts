@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { setupMission, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
+import { registerEndpoint } from './webhooks/endpoints.ts';
 import { leaseDueMessages } from '../src/webhooks/delivery.ts';
 
 const BACKLOG = 3000;
@@ -16,16 +17,16 @@ let ctx: TestContext;
 beforeAll(async () => {
   ctx = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
   const { partnerId } = await setupMission(ctx, { missionKey: 'backlog', recurrence: 'DAILY' });
-  const created = await ctx.admin('POST', `/admin/v1/partners/${partnerId}/webhook-endpoints`, {
-    url: 'http://127.0.0.1:9/hook', // never called: the test leases, it does not deliver
-    events: ['mission.completed', 'claim.requested'],
-  });
-  expect(created.statusCode, created.body).toBe(201);
+  // Never called: the test leases, it does not deliver.
+  const endpoint = await registerEndpoint(ctx, partnerId, 'http://127.0.0.1:9/hook', [
+    'mission.completed',
+    'claim.requested',
+  ]);
   // Events of one instant (odd n mission.completed, rank 2; even n claim.requested, rank 4),
   // inserted from the highest n down so that event order is not the order of the ids by accident.
   await sql`
     INSERT INTO webhook_messages (id, endpoint_id, partner_id, event_type, rank, payload, status, next_attempt_at, created_at)
-    SELECT 'msg_backlog_' || lpad(n::text, 5, '0'), ${created.json().id}, ${partnerId}, t, r,
+    SELECT 'msg_backlog_' || lpad(n::text, 5, '0'), ${endpoint.id}, ${partnerId}, t, r,
            jsonb_build_object('type', t, 'data', jsonb_build_object('n', n)),
            'PENDING', ${ctx.clock.now()}::timestamptz - interval '1 minute', ${ctx.clock.now()}::timestamptz - interval '1 minute'
     FROM generate_series(${BACKLOG - 1}, 0, -1) AS n,

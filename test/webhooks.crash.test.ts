@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupMission, startTestApp } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { startReceiver } from './webhooks/receiver.ts';
+import { registerEndpoint } from './webhooks/endpoints.ts';
 import { freePort } from './free-port.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -23,12 +24,7 @@ beforeAll(async () => {
   ctx = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
   receiver = await startReceiver();
   setup = await setupMission(ctx, { missionKey: 'crash', recurrence: 'DAILY' });
-  const created = await ctx.admin('POST', `/admin/v1/partners/${setup.partnerId}/webhook-endpoints`, {
-    url: receiver.url,
-    events: ['mission.completed'],
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  secret = created.json().secret;
+  ({ secret } = await registerEndpoint(ctx, setup.partnerId, receiver.url, ['mission.completed']));
 });
 afterAll(async () => {
   await receiver?.close();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupMission, startTestApp } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { startReceiver } from './webhooks/receiver.ts';
+import { registerEndpoint } from './webhooks/endpoints.ts';
 import { ConfigError, loadWebhookConfig } from '../src/config.ts';
 import { isPublicAddress, refuseEndpointUrl } from '../src/webhooks/addresses.ts';
 import { runWebhookBatch } from '../src/webhooks/delivery.ts';
@@ -135,12 +136,9 @@ describe('webhook addresses', () => {
 
 describe('webhook secrets', () => {
   it('is shown once, never listed, never logged; a viewer cannot register an endpoint', async () => {
-    const created = await ctx.admin('POST', `/admin/v1/partners/${setup.partnerId}/webhook-endpoints`, {
-      url: 'https://93.184.216.34/hooks',
-      events: ['claim.succeeded'],
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const { id, secret } = created.json() as { id: string; secret: string };
+    const { id, secret } = await registerEndpoint(ctx, setup.partnerId, 'https://93.184.216.34/hooks', [
+      'claim.succeeded',
+    ]);
     const rolled = (await ctx.admin('POST', `/admin/v1/webhook-endpoints/${id}/roll-secret`)).json()
       .secret as string;
     for (const url of ['/admin/v1/webhook-endpoints', `/admin/v1/webhook-endpoints/${id}`]) {

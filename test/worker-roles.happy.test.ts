@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { createAccount, createAsset, partnerCall, rewardedMission, startTestApp } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { startReceiver } from './webhooks/receiver.ts';
+import { registerEndpoint } from './webhooks/endpoints.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 let ctx: TestContext;
@@ -23,12 +24,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   const assetId = await createAsset(ctx, { symbol: 'PTS', name: 'Points', decimals: 0 });
   setup = await rewardedMission(ctx, assetId, { missionKey: 'roles', total: '100', amount: '1' });
-  const created = await ctx.admin('POST', `/admin/v1/partners/${setup.partnerId}/webhook-endpoints`, {
-    url: receiver.url,
-    events: ['mission.completed'],
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  secret = created.json().secret;
+  ({ secret } = await registerEndpoint(ctx, setup.partnerId, receiver.url, ['mission.completed']));
 });
 afterAll(async () => {
   for (const child of children)

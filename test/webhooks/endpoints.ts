@@ -1,0 +1,18 @@
+// Registering a webhook endpoint through the admin API, as the webhook tests do before anything else.
+import { expect } from 'vitest';
+import type { TestContext } from '../harness.ts';
+
+/** An endpoint of `partnerId` for `events` at `url` (201 expected): its id and its whsec_ secret. */
+export async function registerEndpoint(
+  ctx: Pick<TestContext, 'admin'>,
+  partnerId: string,
+  url: string,
+  events: string[],
+): Promise<{ id: string; secret: string }> {
+  const created = await ctx.admin('POST', `/admin/v1/partners/${partnerId}/webhook-endpoints`, {
+    url,
+    events,
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json() as { id: string; secret: string };
+}
