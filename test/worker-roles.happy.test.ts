@@ -9,6 +9,7 @@ import { createAccount, createAsset, partnerCall, rewardedMission, startTestApp 
 import type { MissionSetup, TestContext } from './harness.ts';
 import { startReceiver } from './webhooks/receiver.ts';
 import { registerEndpoint } from './webhooks/endpoints.ts';
+import { freePort } from './free-port.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 let ctx: TestContext;
@@ -82,6 +83,13 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
   throw new Error(`timed out waiting until ${what}`);
 }
 
+/** The worker's /metrics on its operations port (METRICS_PORT). */
+async function scrape(port: number): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
 async function counts() {
   const row = await sql<{ requested: number; paid: number; pending: number }>`
     SELECT (SELECT count(*)::int FROM claims WHERE budget_id = ${setup.budgetId} AND status = 'REQUESTED') AS requested,
@@ -96,11 +104,24 @@ describe.skipIf(!onPostgres)('worker roles', () => {
   it('--only=webhooks delivers the messages and pays no claim, even with WEBHOOK_WORKER=false', async () => {
     await completion('roles-1');
     expect(await counts()).toEqual({ requested: 1, paid: 0, pending: 1 });
-    const worker = startWorker(['--only=webhooks'], { WEBHOOK_WORKER: 'false' });
+    const metricsPort = await freePort();
+    const worker = startWorker(['--only=webhooks'], {
+      WEBHOOK_WORKER: 'false',
+      METRICS_PORT: String(metricsPort),
+    });
     try {
       await until('the message is delivered', async () => (await counts()).pending === 0);
       expect(receiver.verified(secret).map((m) => m.payload.type)).toEqual(['mission.completed']);
       await until('the worker says what it runs', () => worker.output().includes('webhook worker started'));
+      // No payout metrics from a worker that pays nothing: its "seconds since the last payout batch"
+      // would only grow, and the alert of docs/operations.md would fire.
+      // (The queue readings, mrs_payout_queue_depth and the oldest claim's age, come from the database
+      // and are there for every process.)
+      const metrics = await scrape(metricsPort);
+      expect(metrics).toContain('mrs_payout_queue_depth');
+      expect(metrics).not.toMatch(
+        /^mrs_payout_(seconds_since_last_batch|batches_total|batch_duration_seconds)/m,
+      );
       // Many payout intervals (20 ms) later the claim is still waiting: no payout worker runs here.
       await new Promise((r) => setTimeout(r, 1000));
       expect(await counts()).toEqual({ requested: 1, paid: 0, pending: 0 });
@@ -112,10 +133,15 @@ describe.skipIf(!onPostgres)('worker roles', () => {
   it('--only=payouts pays the claims and delivers no message, even with WEBHOOK_WORKER=true', async () => {
     await completion('roles-2');
     const before = receiver.received.length;
-    const worker = startWorker(['--only=payouts'], { WEBHOOK_WORKER: 'true' });
+    const metricsPort = await freePort();
+    const worker = startWorker(['--only=payouts'], {
+      WEBHOOK_WORKER: 'true',
+      METRICS_PORT: String(metricsPort),
+    });
     try {
       await until('both claims are paid', async () => (await counts()).paid === 2);
       await until('the worker says what it runs', () => worker.output().includes('payout worker started'));
+      expect(await scrape(metricsPort)).toMatch(/^mrs_payout_seconds_since_last_batch \S+$/m);
       // Many delivery intervals (20 ms) later the new message is still waiting.
       await new Promise((r) => setTimeout(r, 1000));
       expect(await counts()).toEqual({ requested: 0, paid: 2, pending: 1 });

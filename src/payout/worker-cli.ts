@@ -28,8 +28,10 @@ if (config.databaseUrl === undefined) {
   process.exit(2);
 }
 const { database } = await openMigratedDatabaseOrExit(config, log);
-// The worker's own metrics and readiness, on its own operations port (METRICS_PORT) when set.
-const progress = new PayoutProgress();
+// The worker's own metrics and readiness, on its own operations port (METRICS_PORT) when set. The
+// payout metrics (and the readiness of payouts) only where payouts run, as in src/main.ts: a
+// delivery-only worker would otherwise report a payout batch that never comes, ever older.
+const progress = roles.payouts ? new PayoutProgress() : undefined;
 const readings = databaseReadings(database.db, systemClock, {
   cacheMs: config.metrics.databaseReadingCacheMs,
   timeoutMs: config.metrics.databaseReadingTimeoutMs,
@@ -38,10 +40,10 @@ const readings = databaseReadings(database.db, systemClock, {
 const metrics = createServiceMetrics({
   database,
   readings,
-  payoutProgress: progress,
+  ...(progress && { payoutProgress: progress }),
   maxPartnerLabels: config.metrics.maxPartnerLabels,
 });
-const worker = !roles.payouts
+const worker = !progress
   ? undefined
   : startPayoutWorker(database.db, systemClock, {
       progress,
@@ -68,7 +70,7 @@ const webhooks =
 const notReady = async (): Promise<string | undefined> => {
   const probe = await database.probe(config.readiness.timeoutMs);
   if (!probe.answered) return 'the database does not answer';
-  if (worker === undefined) return undefined;
+  if (progress === undefined) return undefined;
   const boundMs = config.readiness.payoutStallMs;
   if (progress.msSinceLastSuccess() <= boundMs) return undefined;
   const reading = await readings.get();
