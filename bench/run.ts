@@ -58,19 +58,22 @@ const SERVICE_NODE_OPTIONS =
 // and stay PENDING: what writing them costs the crowd alone). The default, service, delivers in the
 // service's own process.
 const DELIVERY = process.env.BENCH_DELIVERY ?? 'service';
-const DELIVERY_WORKER = DELIVERY === 'worker';
+if (!['service', 'worker', 'none'].includes(DELIVERY))
+  throw new Error(`BENCH_DELIVERY must be service, worker or none, not ${JSON.stringify(DELIVERY)}`);
 // BENCH_FEATURES: which of "limits,keys,webhooks" the second service has (default all three), to
 // tell what each costs; the rows are named after the ones switched on.
 const FEATURES = new Set((process.env.BENCH_FEATURES ?? 'limits,keys,webhooks').split(','));
+for (const feature of FEATURES)
+  if (!['limits', 'keys', 'webhooks'].includes(feature))
+    throw new Error(`BENCH_FEATURES lists limits, keys and webhooks, not ${JSON.stringify(feature)}`);
 const KEYS = FEATURES.has('keys');
-const WITH_FEATURES =
-  [
-    FEATURES.has('limits') && 'rate limits',
-    KEYS && 'idempotency keys',
-    FEATURES.has('webhooks') && 'webhooks',
-  ]
-    .filter(Boolean)
-    .join(' + ') || 'no features';
+const WITH_FEATURES = [
+  FEATURES.has('limits') && 'rate limits',
+  KEYS && 'idempotency keys',
+  FEATURES.has('webhooks') && 'webhooks',
+]
+  .filter(Boolean)
+  .join(' + ');
 const PORTS = { service: 18080, empty: 18081, full: 18082, start: 18083 };
 
 interface Row {
@@ -659,9 +662,10 @@ async function startFullService(url: string, receiver: ReturnType<typeof createS
       ...(!FEATURES.has('limits') && { RATE_LIMIT_PER_PARTNER: '0' }),
     }),
   );
-  const deliverer = DELIVERY_WORKER
-    ? startProcess(['src/payout/worker-cli.ts', '--only=webhooks'], serviceEnv(url, 0, deliveryEnv))
-    : undefined;
+  const deliverer =
+    DELIVERY === 'worker'
+      ? startProcess(['src/payout/worker-cli.ts', '--only=webhooks'], serviceEnv(url, 0, deliveryEnv))
+      : undefined;
   const fullBase = `http://127.0.0.1:${PORTS.full}`;
   await waitForHttp(`${fullBase}/readyz`);
   const fullCatalog = await setUpCatalog(fullBase, url, FLASH_USERS, 'Bench partner (limits, webhooks)');
