@@ -6,6 +6,8 @@
 // BENCH_PROFILE_KEYS=1 sends an Idempotency-Key on every achieve (files profile-<scenario>-keys.txt).
 // "delivery" (asked for by name): the webhook worker alone draining BENCH_FLASH_USERS messages
 // to a local receiver (docs/performance.md, "Third round"); it registers an endpoint, so list it last.
+// BENCH_RECEIVER_DELAY_MS (default 0): the receiver answers that much later, as a partner's server
+// across the internet would (delivery is then bound by waiting, not by CPU).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
@@ -30,6 +32,7 @@ const FLASH_USERS = Number(process.env.BENCH_FLASH_USERS ?? 20_000);
 const SCENARIOS = (process.env.BENCH_PROFILE_SCENARIOS ?? 'achieve,link,flash').split(',');
 const PORT = 18090;
 const KEYS = process.env.BENCH_PROFILE_KEYS === '1';
+const RECEIVER_DELAY_MS = Number(process.env.BENCH_RECEIVER_DELAY_MS ?? 0);
 /** With BENCH_PROFILE_KEYS=1, a fresh Idempotency-Key on the request. */
 const keyed = (req: { headers?: Record<string, string>; [k: string]: unknown }) =>
   KEYS ? { ...req, headers: { ...req.headers, 'idempotency-key': crypto.randomUUID() } } : req;
@@ -140,7 +143,10 @@ try {
 async function profileDelivery(dir: string): Promise<void> {
   const receiver = createServer((request, response) => {
     request.resume();
-    request.on('end', () => response.writeHead(204).end());
+    request.on('end', () => {
+      if (RECEIVER_DELAY_MS === 0) response.writeHead(204).end();
+      else setTimeout(() => response.writeHead(204).end(), RECEIVER_DELAY_MS);
+    });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const port = (receiver.address() as { port: number }).port;
@@ -196,7 +202,8 @@ async function profileDelivery(dir: string): Promise<void> {
       endGapMicros: (performance.now() - ended) * 1000,
       windowMicros: (ended - started) * 1000,
     });
-    const header = `delivery: ${FLASH_USERS} messages in ${seconds.toFixed(1)} s (${(FLASH_USERS / seconds).toFixed(0)}/s, under --cpu-prof)\n\n`;
+    const delay = RECEIVER_DELAY_MS > 0 ? `, receiver answering after ${RECEIVER_DELAY_MS} ms` : '';
+    const header = `delivery${delay}: ${FLASH_USERS} messages in ${seconds.toFixed(1)} s (${(FLASH_USERS / seconds).toFixed(0)}/s, under --cpu-prof)\n\n`;
     writeFileSync(path.join(RESULTS, 'profile-delivery.txt'), header + summary);
     log(header + summary.split('\n').slice(0, 40).join('\n'));
   } finally {

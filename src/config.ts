@@ -119,6 +119,8 @@ export interface WebhookConfig {
   idleMs: number;
   /** How long one delivery may take (connect, send, answer), in ms. */
   timeoutMs: number;
+  /** POSTs in flight at once to one endpoint; one user's messages still go one after another. */
+  concurrency: number;
   /** Endpoint URLs must be https (always in production). */
   requireHttps: boolean;
   /** Endpoints may point at private, loopback or link-local addresses (tests, local development only). */
@@ -144,6 +146,7 @@ export function loadWebhookConfig(env: Env, nodeEnv: string): WebhookConfig {
     worker: flag('WEBHOOK_WORKER', true),
     idleMs: integer(env, 'WEBHOOK_IDLE_MS', 1000, 10, 60_000),
     timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 64),
     requireHttps: nodeEnv === 'production',
     allowPrivateAddresses,
   };

@@ -1,8 +1,9 @@
 // The webhook delivery worker. Due messages are leased with FOR UPDATE SKIP LOCKED (several
 // processes share the outbox; none holds a transaction or a connection while it waits on a
-// receiver), signed with the standardwebhooks package and POSTed with a short timeout; each
-// attempt is recorded. A receiver that fails is retried with exponential backoff and jitter for
-// more than three days, then the message is FAILED. A crash at any instant leaves the message
+// receiver), signed with the standardwebhooks package and POSTed with a short timeout, several at
+// once to one endpoint but one user's messages one after another; each attempt is recorded. A
+// receiver that fails is retried with exponential backoff and jitter for more than three days,
+// then the message is FAILED. A crash at any instant leaves the message
 // PENDING (its lease runs out) and it is sent again: at least once; receivers deduplicate by
 // webhook-id.
 import http from 'node:http';
@@ -40,8 +41,15 @@ export function nextDelayMs(attempts: number, random: () => number = Math.random
 
 export interface DeliveryOptions extends AddressRules {
   timeoutMs: number;
-  /** Messages leased per round. */
+  /** POSTs in flight at once to one endpoint (default 1: all of its messages one after another). */
+  concurrency?: number;
+  /** Messages leased per round (default 20 for each POST in flight). */
   batchSize?: number;
+  /**
+   * A round starts no POST later than this long after it began, in ms (default 20 timeouts), so it
+   * ends within one more timeout; what it did not send is due again at once. The lease covers that.
+   */
+  roundMs?: number;
   random?: () => number;
 }
 
@@ -177,10 +185,13 @@ export function leaseDueMessages(now: Date, lease: Date, batchSize: number) {
 }
 
 /**
- * Leases up to `batchSize` due messages (PENDING, due, endpoint enabled) and delivers them: one
- * endpoint's messages one after another in event order, endpoints side by side. Answers how many
- * it handled. The lease (next_attempt_at pushed past any round's length) is what keeps another
- * worker off a message meanwhile; a crash lets it run out and the message is sent again.
+ * Leases up to `batchSize` due messages (PENDING, due, endpoint enabled) and delivers them:
+ * endpoints side by side, up to `concurrency` POSTs at once to each, the messages of one sequence
+ * (`sequenceOf`) one after another in event order. Answers how many it leased. The lease
+ * (next_attempt_at pushed past the round's longest length: POSTs start for `roundMs`, the last
+ * ends within one timeout more) is what keeps another worker off a message meanwhile; a
+ * crash lets it run out and the message is sent again. Messages the round had no time to start
+ * are released, due again at once, with no attempt counted.
  */
 export async function runWebhookBatch(
   db: Kysely<DB>,
@@ -188,19 +199,91 @@ export async function runWebhookBatch(
   options: DeliveryOptions,
 ): Promise<number> {
   const now = clock.now();
-  const batchSize = options.batchSize ?? 20;
-  const lease = new Date(now.getTime() + options.timeoutMs * (batchSize + 1) + 5_000);
+  const concurrency = options.concurrency ?? 1;
+  const batchSize = options.batchSize ?? 20 * concurrency;
+  const roundMs = options.roundMs ?? 20 * options.timeoutMs;
+  const lease = new Date(now.getTime() + roundMs + options.timeoutMs + 5_000);
   const { rows } = await leaseDueMessages(now, lease, batchSize).execute(db);
+  // Measured on the monotonic clock: the round's real length is what the lease must cover.
+  const startBy = performance.now() + roundMs;
   const byEndpoint = new Map<string, Leased[]>();
-  for (const row of rows) byEndpoint.set(row.endpoint_id, [...(byEndpoint.get(row.endpoint_id) ?? []), row]);
+  for (const row of rows) {
+    const messages = byEndpoint.get(row.endpoint_id);
+    if (messages) messages.push(row);
+    else byEndpoint.set(row.endpoint_id, [row]);
+  }
   const attempts: Attempt[] = [];
-  await Promise.all(
-    [...byEndpoint.values()].map(async (messages) => {
-      for (const message of messages) attempts.push(await deliver(clock, message, options));
-    }),
+  const unsent = await Promise.all(
+    [...byEndpoint.values()].map((messages) =>
+      sendInOrder(messages, concurrency, startBy, async (message) => {
+        attempts.push(await deliver(clock, message, options));
+      }),
+    ),
   );
-  await recordAttempts(db, attempts);
+  await recordAttempts(db, attempts, unsent.flat(), now);
   return rows.length;
+}
+
+/**
+ * The sequence a message belongs to: its user (`data.partnerUid`), whose events a receiver must see
+ * in order (mission.completed before claim.reserved before claim.requested ...); events about no
+ * one user (draw.run) form one sequence of their own. Messages of different users may overtake
+ * each other, as they may across retries.
+ */
+export function sequenceOf(message: { payload: unknown }): string {
+  const data = (message.payload as { data?: { partnerUid?: unknown } } | null)?.data;
+  return typeof data?.partnerUid === 'string' ? `u:${data.partnerUid}` : '';
+}
+
+/**
+ * Sends one endpoint's `messages` (in event order): up to `concurrency` at once, each only after
+ * the earlier ones of its sequence have been answered, none started at or after `startBy` (a
+ * monotonic time). With a concurrency of 1 that is event order, one at a time. Answers the ids of
+ * the messages it did not start. If a send throws, starts nothing more and throws once the ones in
+ * flight are done (the round is then not recorded: its lease runs out and it is sent again).
+ */
+async function sendInOrder(
+  messages: Leased[],
+  concurrency: number,
+  startBy: number,
+  send: (message: Leased) => Promise<void>,
+): Promise<string[]> {
+  const waiting = [...messages];
+  const unsent: string[] = [];
+  const running = new Set<string>();
+  let failure: { error: unknown } | undefined;
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      if (failure !== undefined) waiting.length = 0;
+      if (performance.now() >= startBy) unsent.push(...waiting.splice(0).map((m) => m.id));
+      // A sequence with a message in flight, or one left waiting in this pass, is blocked.
+      const blocked = new Set(running);
+      for (let i = 0; i < waiting.length && running.size < concurrency;) {
+        const message = waiting[i] as Leased;
+        const sequence = sequenceOf(message);
+        if (blocked.has(sequence)) {
+          i += 1;
+          continue;
+        }
+        waiting.splice(i, 1);
+        running.add(sequence);
+        blocked.add(sequence);
+        send(message)
+          .then(
+            () => undefined,
+            (error: unknown) => (failure ??= { error }),
+          )
+          .finally(() => {
+            running.delete(sequence);
+            pump();
+          });
+      }
+      if (running.size === 0 && waiting.length === 0) resolve();
+    };
+    pump();
+  });
+  if (failure !== undefined) throw failure.error;
+  return unsent;
 }
 
 /** One delivery attempt and the state it moves its message to. */
@@ -216,12 +299,18 @@ interface Attempt {
 }
 
 /**
- * The round's attempts and their messages' new states in ONE statement (not one per message): a
- * crash before it leaves the round's messages PENDING under their lease, so they are sent again
- * when it runs out, as after a crash during a POST (at least once).
+ * The round's attempts and their messages' new states in ONE statement (not one per message), and
+ * the messages it did not send due again at `now`: a crash before it leaves the round's messages
+ * PENDING under their lease, so they are sent again when it runs out, as after a crash during a
+ * POST (at least once).
  */
-async function recordAttempts(db: Kysely<DB>, attempts: Attempt[]): Promise<void> {
-  if (attempts.length === 0) return;
+async function recordAttempts(
+  db: Kysely<DB>,
+  attempts: Attempt[],
+  unsent: string[],
+  now: Date,
+): Promise<void> {
+  if (attempts.length === 0 && unsent.length === 0) return;
   const column = <T>(pick: (a: Attempt) => T) => attempts.map(pick);
   await sql`
     WITH t AS (
@@ -234,6 +323,9 @@ async function recordAttempts(db: Kysely<DB>, attempts: Attempt[]): Promise<void
     ), attempt AS (
       INSERT INTO webhook_attempts (message_id, attempted_at, status_code, error, duration_ms)
       SELECT id, at, code, outcome_error, duration FROM t ORDER BY n
+    ), released AS (
+      UPDATE webhook_messages m SET next_attempt_at = ${now}::timestamptz
+      WHERE m.id = ANY (${unsent}::text[]) AND m.status = 'PENDING'
     )
     UPDATE webhook_messages m SET status = t.status, attempts = t.attempts, last_error = t.error,
            next_attempt_at = t.next_at, delivered_at = t.delivered_at

@@ -12,8 +12,14 @@ export interface Received {
 export async function startReceiver() {
   const received: Received[] = [];
   let status = 204;
+  let delayMs = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = http.createServer((request, response) => {
     let body = '';
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    response.on('close', () => (inFlight -= 1));
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
       received.push({
@@ -22,8 +28,13 @@ export async function startReceiver() {
       });
       // 0: hold the request without ever answering (a receiver that hangs).
       if (status === 0) return;
-      response.statusCode = status;
-      response.end();
+      const code = status;
+      const answer = () => {
+        response.statusCode = code;
+        response.end();
+      };
+      if (delayMs === 0) answer();
+      else setTimeout(answer, delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -35,6 +46,17 @@ export async function startReceiver() {
     /** What the receiver answers from now on. */
     answer(code: number) {
       status = code;
+    },
+    /** Answer each request this long after it arrived (a receiver far away), from now on. */
+    answerAfter(ms: number) {
+      delayMs = ms;
+    },
+    /** The most requests it has held at once since it started (or since `reset`). */
+    maxInFlight: () => maxInFlight,
+    /** Forgets what it received and the most it held at once. */
+    reset() {
+      received.length = 0;
+      maxInFlight = inFlight;
     },
     /** The messages received so far, each verified with the standardwebhooks package (throws if a signature is wrong). */
     verified(secret: string) {
