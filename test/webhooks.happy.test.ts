@@ -88,6 +88,12 @@ describe('webhooks', () => {
     });
     expect(got[3]?.payload.timestamp).toBe(ctx.clock.now().toISOString());
     expect(new Set(got.map((m) => m.id)).size).toBe(4);
+    // Ids lead with the writing statement's time in ms (12 hex digits, then 20 random ones), so the
+    // outbox's primary key grows at its right edge instead of taking a random page per message.
+    for (const { id } of got) {
+      expect(id).toMatch(/^msg_[0-9a-f]{32}$/);
+      expect(Math.abs(parseInt(id.slice(4, 16), 16) - Date.now())).toBeLessThan(60_000);
+    }
     const messages = await ctx.admin(
       'GET',
       `/admin/v1/webhook-messages?endpointId=${endpoint.id}&status=DELIVERED`,
