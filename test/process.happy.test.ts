@@ -116,4 +116,40 @@ describe('the service process', () => {
       rmSync(chainDataDir, { recursive: true, force: true });
     }
   }, 200_000);
+
+  it('killed with SIGKILL, leaves no development chain behind', async () => {
+    const port = await freePort();
+    const chainDataDir = mkdtempSync(path.join(tmpdir(), 'mrs-process-orphan-'));
+    try {
+      const service = startService({
+        PORT: String(port),
+        DATABASE_URL: '',
+        DATA_DIR: chainDataDir,
+        DEV_CHAIN: 'true',
+        WALLET_KEK: 'ab'.repeat(32),
+      });
+      for (let i = 0; i < 1500 && !service.output().includes('development chain started'); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(chainProcesses(chainDataDir)).toHaveLength(1);
+      // No shutdown runs: the chain must notice on its own that its parent is gone.
+      service.child.kill('SIGKILL');
+      await service.exited;
+      for (let i = 0; i < 100 && chainProcesses(chainDataDir).length > 0; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(chainProcesses(chainDataDir)).toEqual([]);
+    } finally {
+      // A failing run must not leave its orphan running for the rest of the suite.
+      for (const { pid } of chainProcesses(chainDataDir)) process.kill(pid, 'SIGKILL');
+      rmSync(chainDataDir, { recursive: true, force: true });
+    }
+  }, 200_000);
 });
+
+/** Processes whose command line names `dir` (the development chain's config file lives in it). */
+function chainProcesses(dir: string): Array<{ pid: number; args: string }> {
+  return execFileSync('ps', ['-eww', '-o', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null && (m[2] ?? '').includes(dir))
+    .map((m) => ({ pid: Number(m[1]), args: m[2] ?? '' }));
+}

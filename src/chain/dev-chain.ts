@@ -176,6 +176,19 @@ function waitForListening(child: ChildProcess, timeoutMs: number): Promise<strin
   });
 }
 
+/**
+ * Runs Hardhat's CLI (`process.argv[1]` of `node -e <this> cli.js node ...`, as if run as a script)
+ * and exits when its stdin ends: the service's end of that pipe closes however the service ends, a
+ * SIGKILL or a crash included, which no shutdown hook sees. Without it a killed service left its
+ * chain running, listening, holding its memory (test/process.happy.test.ts).
+ */
+const EXIT_WITH_PARENT = `
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.on('error', () => process.exit(0));
+  process.stdin.resume();
+  require(process.argv[1]);
+`;
+
 /** Starts the development chain in a child process and answers when it takes JSON-RPC calls. */
 export async function startDevChain(options: DevChainOptions): Promise<DevChain> {
   if (options.nodeEnv === 'production')
@@ -211,11 +224,23 @@ export async function startDevChain(options: DevChainOptions): Promise<DevChain>
   const projectRoot = path.resolve(path.dirname(require.resolve('hardhat/package.json')), '..', '..');
   const child = spawn(
     process.execPath,
-    [cli, 'node', '--hostname', '127.0.0.1', '--port', String(options.port ?? 0), '--config', configFile],
+    [
+      '-e',
+      EXIT_WITH_PARENT,
+      cli,
+      'node',
+      '--hostname',
+      '127.0.0.1',
+      '--port',
+      String(options.port ?? 0),
+      '--config',
+      configFile,
+    ],
     {
       cwd: projectRoot,
       env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', NODE_OPTIONS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin: a pipe from this process, closed by the kernel however this process ends.
+      stdio: ['pipe', 'pipe', 'pipe'],
     },
   );
   let rpcUrl: string;
