@@ -87,13 +87,7 @@ describe('the service process', () => {
     const port = await freePort();
     const chainDataDir = mkdtempSync(path.join(tmpdir(), 'mrs-process-chain-'));
     try {
-      const service = startService({
-        PORT: String(port),
-        DATABASE_URL: '',
-        DATA_DIR: chainDataDir,
-        DEV_CHAIN: 'true',
-        WALLET_KEK: 'ab'.repeat(32),
-      });
+      const service = startWithChain(port, chainDataDir);
       let healthy = false;
       for (let i = 0; i < 3000 && !healthy; i++) {
         healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
@@ -118,16 +112,9 @@ describe('the service process', () => {
   }, 200_000);
 
   it('killed with SIGKILL, leaves no development chain behind', async () => {
-    const port = await freePort();
     const chainDataDir = mkdtempSync(path.join(tmpdir(), 'mrs-process-orphan-'));
     try {
-      const service = startService({
-        PORT: String(port),
-        DATABASE_URL: '',
-        DATA_DIR: chainDataDir,
-        DEV_CHAIN: 'true',
-        WALLET_KEK: 'ab'.repeat(32),
-      });
+      const service = startWithChain(await freePort(), chainDataDir);
       for (let i = 0; i < 1500 && !service.output().includes('development chain started'); i++)
         await new Promise((r) => setTimeout(r, 100));
       expect(chainProcesses(chainDataDir)).toHaveLength(1);
@@ -144,6 +131,17 @@ describe('the service process', () => {
     }
   }, 200_000);
 });
+
+/** The service on PGlite with the development chain, both keeping their data in `dataDir`. */
+function startWithChain(port: number, dataDir: string) {
+  return startService({
+    PORT: String(port),
+    DATABASE_URL: '',
+    DATA_DIR: dataDir,
+    DEV_CHAIN: 'true',
+    WALLET_KEK: 'ab'.repeat(32),
+  });
+}
 
 /** Processes whose command line names `dir` (the development chain's config file lives in it). */
 function chainProcesses(dir: string): Array<{ pid: number; args: string }> {
