@@ -6,6 +6,7 @@ import type { Address, Hex, PublicClient } from 'viem';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
+import { groupBy } from '../domain/group-by.ts';
 import { newId } from '../domain/ids.ts';
 import { rpcClient } from './rpc.ts';
 import { chainDb } from './schema.ts';
@@ -319,9 +320,7 @@ export function createChainPayout(options: ChainPayoutOptions) {
    */
   async function payClaims(claims: ChainClaim[]): Promise<PayClaimsResult> {
     const result: PayClaimsResult = { signed: [], waitingForWallet: [], failed: [] };
-    const byBudget = new Map<string, ChainClaim[]>();
-    for (const claim of claims)
-      byBudget.set(claim.budgetId, [...(byBudget.get(claim.budgetId) ?? []), claim]);
+    const byBudget = groupBy(claims, (claim) => claim.budgetId);
     // Budgets in id order, so two workers lock wallets' nonce rows in one order.
     for (const budgetId of [...byBudget.keys()].sort())
       await signForBudget(budgetId, byBudget.get(budgetId) ?? [], result);
@@ -352,11 +351,10 @@ export function createChainPayout(options: ChainPayoutOptions) {
       const answers = new Map<string, string | null>();
       const results = await Promise.all(due.map(send));
       due.forEach((payout, i) => answers.set(payout.id, results[i] ?? null));
-      const byWallet = new Map<string, typeof due>();
-      for (const payout of due) {
-        if (!NONCE_AHEAD.test(answers.get(payout.id) ?? '')) continue;
-        byWallet.set(payout.wallet_id, [...(byWallet.get(payout.wallet_id) ?? []), payout]);
-      }
+      const byWallet = groupBy(
+        due.filter((payout) => NONCE_AHEAD.test(answers.get(payout.id) ?? '')),
+        (payout) => payout.wallet_id,
+      );
       await Promise.all(
         [...byWallet.values()].map(async (payouts) => {
           for (const payout of payouts) answers.set(payout.id, await send(payout));
@@ -414,9 +412,7 @@ export function createChainPayout(options: ChainPayoutOptions) {
     const settlements: Settlement[] = [];
     const reasons = new Map<string, string>();
     const stuck: typeof open = [];
-    const byNetwork = new Map<string, typeof open>();
-    for (const payout of open)
-      byNetwork.set(payout.network_id, [...(byNetwork.get(payout.network_id) ?? []), payout]);
+    const byNetwork = groupBy(open, (payout) => payout.network_id);
     for (const [networkId, payouts] of byNetwork) {
       const network = await networkOf(networkId);
       const client = rpcClient(network);

@@ -6,6 +6,7 @@
 import { ERRORS } from '../errors.ts';
 import type { ErrorName } from '../errors.ts';
 import { COMPONENT_KEY, ERROR_NAMES_KEY, ErrorBody } from './schemas.ts';
+import { groupBy } from '../domain/group-by.ts';
 
 /** Where the error catalog is served (JSON; HTML to a browser). */
 export const ERROR_CATALOG_PATH = '/docs/errors';
@@ -246,9 +247,7 @@ export function transformRoute({
   }
   const hasInput = ['params', 'querystring', 'body'].some((part) => marked[part] !== undefined);
   const names = operationErrors(method, url, hasInput, declared);
-  const byStatus = new Map<number, ErrorName[]>();
-  for (const name of names)
-    byStatus.set(ERRORS[name].status, [...(byStatus.get(ERRORS[name].status) ?? []), name]);
+  const byStatus = groupBy(names, (name) => ERRORS[name].status);
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
     response[status] = {
       type: 'object',

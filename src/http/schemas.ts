@@ -4,6 +4,7 @@ import type { Static } from 'typebox';
 import type { FastifyReply } from 'fastify';
 import { ERRORS } from '../errors.ts';
 import type { ErrorName } from '../errors.ts';
+import { groupBy } from '../domain/group-by.ts';
 
 /** Marks a response schema with the error names it stands for (read by src/http/openapi.ts). */
 export const ERROR_NAMES_KEY = 'x-error-names';
@@ -38,9 +39,7 @@ type StatusOf<N extends ErrorName> = (typeof ERRORS)[N]['status'];
  * give (src/http/openapi.ts adds those): one response per HTTP status, each naming its codes.
  */
 export function errorResponses<N extends ErrorName>(...names: N[]): Record<StatusOf<N>, typeof ErrorBody> {
-  const byStatus = new Map<number, ErrorName[]>();
-  for (const name of names)
-    byStatus.set(ERRORS[name].status, [...(byStatus.get(ERRORS[name].status) ?? []), name]);
+  const byStatus = groupBy(names, (name) => ERRORS[name].status);
   return Object.fromEntries(
     [...byStatus].map(([status, group]) => [
       status,

@@ -3,9 +3,8 @@
 // receiver), signed with the standardwebhooks package and POSTed with a short timeout, several at
 // once to one endpoint but one user's messages one after another; each attempt is recorded. A
 // receiver that fails is retried with exponential backoff and jitter for more than three days,
-// then the message is FAILED. A crash at any instant leaves the message
-// PENDING (its lease runs out) and it is sent again: at least once; receivers deduplicate by
-// webhook-id.
+// then the message is FAILED. A crash at any instant leaves the message PENDING (its lease runs
+// out) and it is sent again: at least once; receivers deduplicate by webhook-id.
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
@@ -16,6 +15,7 @@ import type { Kysely } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
+import { groupBy } from '../domain/group-by.ts';
 import { isPublicAddress } from './addresses.ts';
 import type { AddressRules } from './addresses.ts';
 import './tables.ts';
@@ -206,15 +206,9 @@ export async function runWebhookBatch(
   const { rows } = await leaseDueMessages(now, lease, batchSize).execute(db);
   // Measured on the monotonic clock: the round's real length is what the lease must cover.
   const startBy = performance.now() + roundMs;
-  const byEndpoint = new Map<string, Leased[]>();
-  for (const row of rows) {
-    const messages = byEndpoint.get(row.endpoint_id);
-    if (messages) messages.push(row);
-    else byEndpoint.set(row.endpoint_id, [row]);
-  }
   const attempts: Attempt[] = [];
   const unsent = await Promise.all(
-    [...byEndpoint.values()].map((messages) =>
+    [...groupBy(rows, (row) => row.endpoint_id).values()].map((messages) =>
       sendInOrder(messages, concurrency, startBy, async (message) => {
         attempts.push(await deliver(clock, message, options));
       }),

@@ -1,0 +1,13 @@
+// Items grouped by a key (Map.groupBy arrives in Node 21; this service runs on Node 20).
+
+/** `items` grouped by `key`: groups in the order their first item came, each group's items in order. */
+export function groupBy<T, K>(items: Iterable<T>, key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
