@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { digestsEqual, sha256Hex } from './ids.ts';
+import { digestsEqual, newId, sha256Hex } from './ids.ts';
 
 // digestsEqual as it was (Buffers and timingSafeEqual): the text comparison of lower-case digests
 // must give the same answer for any two strings.
@@ -31,5 +31,19 @@ describe('digestsEqual', () => {
     expect(digestsEqual(digest, sha256Hex('mrk_test_key'))).toBe(true);
     expect(digestsEqual(digest, `${digest.slice(0, 63)}${digest[63] === '0' ? '1' : '0'}`)).toBe(false);
     expect(digestsEqual('', '')).toBe(false);
+  });
+});
+
+describe('newId', () => {
+  it('answers the prefix and 16 bytes in base64url, never the same bytes twice across pool refills', () => {
+    const ids = Array.from({ length: 2_000 }, () => newId('clm'));
+    for (const id of ids) {
+      expect(id).toMatch(/^clm_[A-Za-z0-9_-]{22}$/);
+      expect(Buffer.from(id.slice(4), 'base64url')).toHaveLength(16);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    // Consecutive ids share no byte run: each takes fresh bytes (a refill every 256 ids).
+    const halves = new Set(ids.flatMap((id) => [id.slice(4, 15), id.slice(15)]));
+    expect(halves.size).toBe(ids.length * 2);
   });
 });
