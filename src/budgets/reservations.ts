@@ -5,6 +5,7 @@ import type { RawBuilder, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import { homeStripe } from '../domain/stripes.ts';
+import { groupBy } from '../domain/group-by.ts';
 
 /** One amount to reserve; `key` (the user) picks the stripe the search starts at. */
 export interface ReservationRequest {
@@ -34,12 +35,8 @@ export async function reserveMany(
 ): Promise<boolean[]> {
   if (requests.length === 0) return [];
   const covered = requests.map(() => false);
-  const byAmount = new Map<bigint, number[]>();
-  for (const [i, r] of requests.entries()) {
-    const indices = byAmount.get(r.amount);
-    if (indices) indices.push(i);
-    else byAmount.set(r.amount, [i]);
-  }
+  // The requests' indices by amount (bigint keys compare by value).
+  const byAmount = groupBy(requests.keys(), (i) => (requests[i] as ReservationRequest).amount);
   const home = homeStripe(requests[0]?.key ?? '', stripes);
   await sql`savepoint reserve_many`.execute(trx);
   let short = false;
