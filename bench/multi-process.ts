@@ -160,6 +160,8 @@ export async function flashThrough(
   users: number,
   prefix = 'crowd',
   idempotent = false,
+  /** Wraps the crowd's load alone (not its set-up or check), to measure it: the bench counts its CPU. */
+  around: (run: () => Promise<LoadResult>) => Promise<LoadResult> = (run) => run(),
 ): Promise<FlashOutcome> {
   await sqlOn(
     url,
@@ -167,22 +169,24 @@ export async function flashThrough(
      INSERT INTO user_mappings (partner_id, partner_uid, account_id, region) SELECT '${catalog.partnerId}', '${prefix}-' || n, 'acc_${prefix}-' || n, 'KR' FROM generate_series(0, ${users - 1}) AS n`,
   );
   let next = 0;
-  const result = await load({
-    url: `${base}/v1/achieve`,
-    method: 'POST',
-    headers: catalog.partnerHeaders,
-    amount: users,
-    duration: 0,
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({ partnerUid: `${prefix}-${next++}`, missionKey: 'flash', completed: true }),
-          ...(idempotent && { headers: { ...req.headers, 'idempotency-key': crypto.randomUUID() } }),
-        }),
-      },
-    ],
-  });
+  const result = await around(() =>
+    load({
+      url: `${base}/v1/achieve`,
+      method: 'POST',
+      headers: catalog.partnerHeaders,
+      amount: users,
+      duration: 0,
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ partnerUid: `${prefix}-${next++}`, missionKey: 'flash', completed: true }),
+            ...(idempotent && { headers: { ...req.headers, 'idempotency-key': crypto.randomUUID() } }),
+          }),
+        },
+      ],
+    }),
+  );
   const check = (
     await sqlOn(
       url,

@@ -35,6 +35,8 @@ import {
 } from './setup.ts';
 import type { BenchCatalog } from './setup.ts';
 import { flashThrough, multiProcessScenario } from './multi-process.ts';
+import { cpuBudget, describeBudget, describeCpu, measured } from './cpu-budget.ts';
+import type { CpuBudget, CpuPerRequest } from './cpu-budget.ts';
 
 const run = promisify(execFile);
 const FLASH_USERS = Number(process.env.BENCH_FLASH_USERS ?? 100_000);
@@ -87,6 +89,8 @@ interface Row {
   target: string;
   pass: boolean;
   note?: string;
+  /** Where the machine's CPU went, per request, in the scenario and its HTTP ceiling (µs). */
+  cpu?: { service: CpuPerRequest; ceiling: CpuPerRequest; budget: CpuBudget };
 }
 
 const rows: Row[] = [];
@@ -135,15 +139,33 @@ async function pgbench(
   return { tps, latencyMs };
 }
 
-function record(row: Omit<Row, 'ratio' | 'pass'> & { min: number; also?: boolean }) {
+function record(
+  row: Omit<Row, 'ratio' | 'pass' | 'cpu'> & {
+    min: number;
+    also?: boolean;
+    /** The CPU of the scenario's run and of its empty-server ceiling's: the row gets its budget. */
+    cpu?: { service: CpuPerRequest; ceiling: CpuPerRequest };
+  },
+) {
   const ratio = row.rps / row.ceilingRps;
-  const { min, also, ...rest } = row;
+  const { min, also, cpu, ...rest } = row;
   const entry: Row = { ...rest, ratio, pass: ratio >= min && also !== false };
+  if (cpu)
+    entry.cpu = { ...cpu, budget: cpuBudget(cpus().length, min * row.ceilingRps, cpu.ceiling, cpu.service) };
   rows.push(entry);
   log(
     `${row.scenario}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50 ?? '-'} ms, p99 ${row.p99 ?? '-'} ms; ${row.ceiling} ${row.ceilingRps.toFixed(0)}/s; ratio ${ratio.toFixed(2)} (target ${row.target})`,
   );
+  if (entry.cpu) {
+    log(`  CPU, the service's run: ${describeCpu(entry.cpu.service)}`);
+    log(`  CPU, the empty server's run: ${describeCpu(entry.cpu.ceiling)}`);
+    log(`  budget: ${describeBudget(entry.cpu.budget)}`);
+  }
 }
+
+/** A time-bounded or request-bounded load with the CPU it cost per request. */
+const costedLoad = (pid: number | undefined, run: () => Promise<LoadResult>) =>
+  measured([pid as number], run, (result) => result.total);
 
 /** The service's environment for the bench: production-like (no dev chain), quiet logs. */
 function serviceEnv(url: string, port: number, extra: Record<string, string> = {}): Record<string, string> {
@@ -206,8 +228,9 @@ async function flashCrowd(
   catalog: BenchCatalog,
   prefix: string,
   idempotent = false,
+  around?: (run: () => Promise<LoadResult>) => Promise<LoadResult>,
 ): Promise<{ result: LoadResult; exact: boolean; note: string }> {
-  const flash = await flashThrough(base, url, catalog, FLASH_USERS, prefix, idempotent);
+  const flash = await flashThrough(base, url, catalog, FLASH_USERS, prefix, idempotent, around);
   const claims = flash.granted + flash.rejected;
   const exact =
     claims === FLASH_USERS &&
@@ -274,8 +297,10 @@ async function main(): Promise<void> {
     await sqlOn(url, 'TRUNCATE mission_progress');
     const emptyTable = ONLY_HTTP ? undefined : await achieveLoad(8, SECONDS);
     // --- Achieve, progress only: the empty server and the service back to back ---
-    const emptyAchieve = await load(achieveRequest(emptyBase, catalog));
-    const achieve = await achieveLoad();
+    const { result: emptyAchieve, cpu: emptyAchieveCpu } = await costedLoad(empty.pid, () =>
+      load(achieveRequest(emptyBase, catalog)),
+    );
+    const { result: achieve, cpu: achieveCpu } = await costedLoad(service.pid, () => achieveLoad());
     record({
       scenario: 'achieve, progress only',
       rps: achieve.rps,
@@ -287,6 +312,7 @@ async function main(): Promise<void> {
       min: 0.5,
       also: achieve.p99 < 20,
       note: `errors ${achieve.errors + achieve.non2xx}`,
+      cpu: { service: achieveCpu, ceiling: emptyAchieveCpu },
     });
     // The database ceiling of the same scenario. One script per mission (pgbench picks one at
     // random per transaction), each the statement the service runs for progress reports once
@@ -328,8 +354,12 @@ async function main(): Promise<void> {
 
     // --- Link check: half the users are linked, as on a live service some are and some not ---
     await linkHalfTheUsers(url, partnerId);
-    const emptyLink = await load(linkRequest(emptyBase, catalog));
-    const link = await load(linkRequest(base, catalog));
+    const { result: emptyLink, cpu: emptyLinkCpu } = await costedLoad(empty.pid, () =>
+      load(linkRequest(emptyBase, catalog)),
+    );
+    const { result: link, cpu: linkCpu } = await costedLoad(service.pid, () =>
+      load(linkRequest(base, catalog)),
+    );
     record({
       scenario: 'link check',
       rps: link.rps,
@@ -340,6 +370,7 @@ async function main(): Promise<void> {
       target: '>= 0.7x',
       min: 0.7,
       note: `errors ${link.errors + link.non2xx}`,
+      cpu: { service: linkCpu, ceiling: emptyLinkCpu },
     });
 
     // --- Flash crowd: FLASH_USERS distinct users complete one FIXED-reward mission ---
@@ -359,8 +390,15 @@ async function main(): Promise<void> {
       ].join('\n'),
       'flash-hot-row.sql',
     );
-    const emptyFlash = await load(achieveRequest(emptyBase, catalog));
-    const flash = await flashCrowd(base, url, catalog, 'flash');
+    const { result: emptyFlash, cpu: emptyFlashCpu } = await costedLoad(empty.pid, () =>
+      load(achieveRequest(emptyBase, catalog)),
+    );
+    let flashCpu: CpuPerRequest | undefined;
+    const flash = await flashCrowd(base, url, catalog, 'flash', false, async (run) => {
+      const costed = await costedLoad(service.pid, run);
+      flashCpu = costed.cpu;
+      return costed.result;
+    });
     record({
       scenario: `flash crowd: ${FLASH_USERS.toLocaleString()} users, one budget`,
       rps: flash.result.rps,
@@ -371,6 +409,7 @@ async function main(): Promise<void> {
       target: '>= 0.35x, exact',
       min: 0.35,
       also: flash.exact,
+      ...(flashCpu && { cpu: { service: flashCpu, ceiling: emptyFlashCpu } }),
       note: `${flash.note}; pgbench "decrement one budget row + insert one claim" ${hotRow.tps.toFixed(0)}/s (ratio ${(flash.result.rps / hotRow.tps).toFixed(2)})`,
     });
 
