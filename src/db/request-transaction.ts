@@ -16,6 +16,13 @@ interface Pin {
 
 const pins = new AsyncLocalStorage<Pin>();
 
+// On Node 20 an AsyncLocalStorage runs on async_hooks: once it has run, every promise of the
+// process (the partner hot path's included, which never pins) calls its hooks, until it is
+// disabled. So it is switched off whenever no unit of work is in flight, and `run` switches it on
+// again. Nothing is lost: a pin is read only while its unit of work runs; after that it is `ended`
+// and its late queries take the pool, as they do when the store reads undefined.
+let unitsInFlight = 0;
+
 // Exactly what Kysely's PostgresDriver sends to begin, commit and roll back a transaction.
 const BEGIN = /^(begin|start transaction\b.*)$/i;
 
@@ -78,6 +85,7 @@ export async function inRequestTransaction<DB, T>(
 ): Promise<T> {
   if (inRequestTransactionNow()) return db.transaction().execute(work);
   const pin: Pin = { depth: 0, ended: false };
+  unitsInFlight += 1;
   return pins.run(pin, async () => {
     try {
       return await db.transaction().execute(work);
@@ -85,6 +93,8 @@ export async function inRequestTransaction<DB, T>(
       pin.ended = true;
       const client = await pin.acquiring?.catch(() => undefined);
       client?.release();
+      unitsInFlight -= 1;
+      if (unitsInFlight === 0) pins.disable();
     }
   });
 }
