@@ -19,6 +19,20 @@ export interface AnsweredClaim {
   answer: StoredAnswer;
 }
 
+// Times go as ISO text, as in the service's other batch statements: a Date in a parameter array is
+// formatted by the driver's own JavaScript (the largest share of a keyed batch's parameters).
+// An operation answers every request with the same answer object (achieve's empty 200), so its
+// headers are serialised once, not once per key.
+const headersJsonOf = new WeakMap<StoredAnswer['headers'], string>();
+function headersJson(headers: StoredAnswer['headers']): string {
+  let json = headersJsonOf.get(headers);
+  if (json === undefined) {
+    json = JSON.stringify(headers);
+    headersJsonOf.set(headers, json);
+  }
+  return json;
+}
+
 /**
  * `INSERT … RETURNING scope, key` of the keys it took, for a `WITH <name> AS (…)` of the operation's
  * statement. A key is taken when it is new, when its row expired, or when a run of the same request
@@ -37,9 +51,9 @@ export function answeredClaimsInsert(
                                        response_status, response_headers, response_body)
     SELECT s, kk, f, 'DONE', o, c, c, e, st, h::jsonb, b
     FROM unnest(${column((c) => c.scope)}::text[], ${column((c) => c.key)}::text[], ${column((c) => c.fingerprint)}::text[],
-                ${column((c) => c.owner)}::text[], ${column((c) => c.now)}::timestamptz[],
-                ${column((c) => c.expiresAt)}::timestamptz[], ${column((c) => c.answer.status)}::int[],
-                ${column((c) => JSON.stringify(c.answer.headers))}::text[], ${column((c) => c.answer.body)}::text[])
+                ${column((c) => c.owner)}::text[], ${column((c) => c.now.toISOString())}::timestamptz[],
+                ${column((c) => c.expiresAt.toISOString())}::timestamptz[], ${column((c) => c.answer.status)}::int[],
+                ${column((c) => headersJson(c.answer.headers))}::text[], ${column((c) => c.answer.body)}::text[])
          AS t(s, kk, f, o, c, e, st, h, b)
     WHERE ${onlyIf}
     ORDER BY s, kk
@@ -53,7 +67,9 @@ export function answeredClaimsInsert(
     RETURNING scope, key`;
 }
 
-const claimId = (claim: { scope: string; key: string }) => JSON.stringify([claim.scope, claim.key]);
+// A key is printable ASCII without spaces and a scope names a partner or an admin credential:
+// neither holds a line break, so the pair joined by one is unambiguous.
+const claimId = (claim: { scope: string; key: string }) => `${claim.scope}\n${claim.key}`;
 
 /**
  * The claims of a batch of items that may carry one: one per key (ON CONFLICT may not touch a row

@@ -33,12 +33,21 @@ export function parseIdempotencyKey(raw: string | string[]): ParsedKey {
 /** JSON with every object's keys sorted, so that key order and spacing do not change the fingerprint. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value as Record<string, unknown>)
-    .sort()
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
+  // Built by appending, without the intermediate arrays of map/filter/join: it runs on every keyed
+  // request's body.
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
+  const object = value as Record<string, unknown>;
+  let out = '{';
+  for (const key of Object.keys(object).sort()) {
+    const field = object[key];
+    if (field === undefined) continue;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(field)}`;
+  }
+  return `${out}}`;
 }
 
 /** SHA-256 (hex) of the canonical request: method, path (without the query) and body. */
