@@ -17,7 +17,7 @@ export interface CpuProfile {
 }
 
 /** The area a frame belongs to: src/<folder>, a package, node internals, or a V8 pseudo-frame. */
-function areaOf(url: string, name: string): string {
+export function areaOf(url: string, name: string): string {
   if (url === '') {
     if (name === '(idle)') return '(idle)';
     if (name === '(garbage collector)') return '(garbage collector)';

@@ -8,6 +8,11 @@
 // to a local receiver (docs/performance.md, "Third round"); it registers an endpoint, so list it last.
 // BENCH_RECEIVER_DELAY_MS (default 0): the receiver answers that much later, as a partner's server
 // across the internet would (delivery is then bound by waiting, not by CPU).
+// BENCH_PROFILER=perf samples CPU with Linux perf (Debian's linux-perf) instead of V8's sampler,
+// which counts wall time: a thread descheduled in a system call reads as busy in it
+// (docs/performance.md, "Ninth round"). Files perf-<scenario>.txt, with µs of CPU a request.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
@@ -26,6 +31,8 @@ import {
   waitForHttp,
 } from './setup.ts';
 import { summarizeProfile } from './profile-summary.ts';
+import { parsePerfScript, summarizePerf } from './perf-summary.ts';
+import { cpuPerRequest, cpuSnapshot } from './cpu-budget.ts';
 
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
 const FLASH_USERS = Number(process.env.BENCH_FLASH_USERS ?? 20_000);
@@ -41,6 +48,11 @@ const RECEIVER_DELAY_MS = Number(process.env.BENCH_RECEIVER_DELAY_MS ?? 0);
 const keyed = (req: { headers?: Record<string, string>; [k: string]: unknown }) =>
   KEYS ? { ...req, headers: { ...req.headers, 'idempotency-key': crypto.randomUUID() } } : req;
 const RESULTS = path.join(ROOT, 'bench', 'results');
+const PROFILER = process.env.BENCH_PROFILER ?? 'v8';
+if (!['v8', 'perf'].includes(PROFILER))
+  throw new Error(`BENCH_PROFILER is v8 or perf, not ${JSON.stringify(PROFILER)}`);
+if (PROFILER === 'perf' && spawnSync('perf', ['--version']).status !== 0)
+  throw new Error('BENCH_PROFILER=perf needs perf on the PATH (Debian: apt-get install linux-perf)');
 
 const dbName = `bench_profile_${Date.now()}`;
 await sqlOn(SERVER_URL, `CREATE DATABASE ${dbName}`);
@@ -78,7 +90,8 @@ try {
       await profileDelivery(dir);
       continue;
     }
-    service = startProcess(['src/main.ts'], env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    const profiled = startProfiled(dir);
+    service = profiled.service;
     await waitForHttp(`${base}/readyz`);
     let next = 0;
     const request =
@@ -121,23 +134,14 @@ try {
             };
     const warmUp = scenario === 'flash' ? { amount: FLASH_WARM_USERS } : { duration: 2, amount: undefined };
     await load({ ...request, headers: catalog.partnerHeaders, ...warmUp });
-    const loadStarted = performance.now();
+    await profiled.begin();
     const result = await load({ ...request, headers: catalog.partnerHeaders, duration: SECONDS });
-    const loadEnded = performance.now();
-    await stop(service);
-    // The profile ends when the process exits: the window of the load is counted back from there.
-    const window = {
-      endGapMicros: (performance.now() - loadEnded) * 1000,
-      windowMicros: (loadEnded - loadStarted) * 1000,
-    };
-    // The main thread's profile (a second one is tsx's module-loader thread).
-    const file = readdirSync(dir)
-      .sort()
-      .find((f) => f.endsWith('.cpuprofile'));
-    if (file === undefined) throw new Error(`no profile written in ${dir}`);
-    const summary = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), window);
-    const header = `${scenario}${KEYS ? ' (Idempotency-Key on every request)' : ''}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors + result.non2xx} (${SECONDS} s, under --cpu-prof)\n\n`;
-    writeFileSync(path.join(RESULTS, `profile-${scenario}${KEYS ? '-keys' : ''}.txt`), header + summary);
+    const summary = await profiled.finish(result.total);
+    const header = `${scenario}${KEYS ? ' (Idempotency-Key on every request)' : ''}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors + result.non2xx} (${SECONDS} s, under ${profiled.under})\n\n`;
+    writeFileSync(
+      path.join(RESULTS, `${profiled.prefix}-${scenario}${KEYS ? '-keys' : ''}.txt`),
+      header + summary,
+    );
     log(header + summary.split('\n').slice(0, 40).join('\n'));
   }
 } finally {
@@ -174,10 +178,12 @@ async function profileDelivery(dir: string): Promise<void> {
     });
     await stop(service);
     // The profiled process is up before the messages arrive: the window is the delivery only.
-    service = startProcess(['src/main.ts'], env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    const profiled = startProfiled(dir);
+    service = profiled.service;
     await waitForHttp(`${base}/readyz`);
     await new Promise((r) => setTimeout(r, 2000));
     const started = performance.now();
+    await profiled.begin();
     await sqlOn(
       url,
       `INSERT INTO webhook_messages (id, endpoint_id, partner_id, event_type, rank, payload, status, next_attempt_at, created_at)
@@ -197,22 +203,90 @@ async function profileDelivery(dir: string): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
     }
     const ended = performance.now();
-    await stop(service);
-    const file = readdirSync(dir)
-      .sort()
-      .find((f) => f.endsWith('.cpuprofile'));
-    if (file === undefined) throw new Error(`no profile written in ${dir}`);
+    const summary = await profiled.finish(FLASH_USERS);
     const seconds = (ended - started) / 1000;
-    const summary = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), {
-      endGapMicros: (performance.now() - ended) * 1000,
-      windowMicros: (ended - started) * 1000,
-    });
     const delay = RECEIVER_DELAY_MS > 0 ? `, receiver answering after ${RECEIVER_DELAY_MS} ms` : '';
-    const header = `delivery${delay}: ${FLASH_USERS} messages in ${seconds.toFixed(1)} s (${(FLASH_USERS / seconds).toFixed(0)}/s, under --cpu-prof)\n\n`;
-    writeFileSync(path.join(RESULTS, 'profile-delivery.txt'), header + summary);
+    const header = `delivery${delay}: ${FLASH_USERS} messages in ${seconds.toFixed(1)} s (${(FLASH_USERS / seconds).toFixed(0)}/s, under ${profiled.under})\n\n`;
+    writeFileSync(path.join(RESULTS, `${profiled.prefix}-delivery.txt`), header + summary);
     log(header + summary.split('\n').slice(0, 40).join('\n'));
   } finally {
     await stop(service);
     receiver.close();
   }
+}
+
+/**
+ * The service under the chosen profiler. `begin` marks the start of the window to summarise;
+ * `finish` ends it, stops the service and answers the summary (with perf, in µs of CPU for each
+ * of `units`, requests or messages).
+ */
+function startProfiled(dir: string): {
+  service: ChildProcess;
+  under: string;
+  prefix: string;
+  begin(): Promise<void>;
+  finish(units: number): Promise<string>;
+} {
+  if (PROFILER === 'v8') {
+    const service = startProcess(['src/main.ts'], env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    let started = 0;
+    return {
+      service,
+      under: '--cpu-prof',
+      prefix: 'profile',
+      begin: async () => {
+        started = performance.now();
+      },
+      finish: async () => {
+        const ended = performance.now();
+        await stop(service);
+        // The profile ends when the process exits: the window is counted back from there.
+        const window = {
+          endGapMicros: (performance.now() - ended) * 1000,
+          windowMicros: (ended - started) * 1000,
+        };
+        // The main thread's profile (a second one is tsx's module-loader thread).
+        const file = readdirSync(dir)
+          .sort()
+          .find((f) => f.endsWith('.cpuprofile'));
+        if (file === undefined) throw new Error(`no profile written in ${dir}`);
+        return summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), window);
+      },
+    };
+  }
+  const service = startProcess(['src/main.ts'], env, ['--perf-basic-prof']);
+  const pid = service.pid as number;
+  const data = path.join(dir, 'perf.data');
+  let recorder: ChildProcess | undefined;
+  let before: ReturnType<typeof cpuSnapshot> | undefined;
+  return {
+    service,
+    under: 'perf record -e cpu-clock',
+    prefix: 'perf',
+    begin: async () => {
+      mkdirSync(dir, { recursive: true });
+      recorder = spawn(
+        'perf',
+        ['record', '-e', 'cpu-clock', '-F', '999', '-g', '-o', data, '-p', String(pid)],
+        {
+          stdio: 'ignore',
+        },
+      );
+      await new Promise((r) => setTimeout(r, 300)); // attached
+      before = cpuSnapshot([pid]);
+    },
+    finish: async (units) => {
+      const cpu = cpuPerRequest(before as ReturnType<typeof cpuSnapshot>, cpuSnapshot([pid]), units);
+      const exited = new Promise((resolve) => recorder?.once('exit', resolve));
+      recorder?.kill('SIGINT');
+      await exited;
+      await stop(service);
+      const script = execFileSync('perf', ['script', '-i', data, '-F', 'tid,ip,sym,dso'], {
+        maxBuffer: 1 << 30,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).toString();
+      rmSync(`/tmp/perf-${pid}.map`, { force: true });
+      return `the service's CPU a request (from /proc): ${cpu.server.toFixed(0)} µs, of which the kernel's ${cpu.serverKernel.toFixed(0)} µs\n\n${summarizePerf(parsePerfScript(script), cpu.server)}`;
+    },
+  };
 }

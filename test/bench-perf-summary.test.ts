@@ -1,0 +1,82 @@
+// The bench's perf summary (bench/perf-summary.ts): how `perf script` output is read, and where
+// each sample's CPU is counted.
+import { describe, expect, it } from 'vitest';
+import {
+  GC_AREA,
+  KERNEL_AREA,
+  NATIVE_AREA,
+  areaOfJsFrame,
+  areaOfSample,
+  parsePerfScript,
+  summarizePerf,
+} from '../bench/perf-summary.ts';
+
+const SCRIPT = `4242 
+\t         14c614e Builtins_KeyedLoadIC_Megamorphic (/usr/bin/node)
+\t    7f00000a0001 JS:*checkReport file:///srv/app/src/progress/service.ts:1:495 (/tmp/perf-4242.map)
+\t    7f00000a0002 JS:*handler file:///srv/app/node_modules/fastify/lib/route.js:10:2 (/tmp/perf-4242.map)
+
+4242 
+\t    7f00000a0003 JS:*arrayString /srv/app/node_modules/pg/lib/utils.js:23:21 (/tmp/perf-4242.map)
+
+4243 
+\t         c494db v8::internal::Scavenger::ScavengeObject<v8::internal::FullHeapObjectSlot> (/usr/bin/node)
+\t    7f00000a0004 JS:*parse file:///srv/app/node_modules/secure-json-parse/index.js:17:1 (/tmp/perf-4242.map)
+
+4242 
+\t ffffffff8100 _raw_spin_unlock_irqrestore ([kernel.kallsyms])
+\t ffffffff8200 __x64_sys_writev ([kernel.kallsyms])
+
+4242 
+\t          8d85d8 node::(anonymous namespace)::Parser::Proxy<int (node::(anonymous namespace)::Parser::*)(), &node::Parser::on_body>::Raw (/usr/bin/node)
+\t         1b04aed llhttp__internal_execute (/usr/bin/node)
+
+4242 
+\t    7f00000a0005 JS:*parserOnIncoming node:_http_server:1026:26 (/tmp/perf-4242.map)
+`;
+
+describe('parsePerfScript', () => {
+  it('reads each sample with its thread and its frames, leaf first, symbols with parentheses whole', () => {
+    const samples = parsePerfScript(SCRIPT);
+    expect(samples).toHaveLength(6);
+    expect(samples[0]?.tid).toBe(4242);
+    expect(samples[2]?.tid).toBe(4243);
+    expect(samples[0]?.frames.map((f) => f.dso)).toEqual([
+      '/usr/bin/node',
+      '/tmp/perf-4242.map',
+      '/tmp/perf-4242.map',
+    ]);
+    expect(samples[4]?.frames[0]?.symbol).toBe(
+      'node::(anonymous namespace)::Parser::Proxy<int (node::(anonymous namespace)::Parser::*)(), &node::Parser::on_body>::Raw',
+    );
+  });
+});
+
+describe('where a sample is counted', () => {
+  it('names the area of a JavaScript frame by its file, and nothing for other frames', () => {
+    expect(areaOfJsFrame('JS:*checkReport file:///srv/app/src/progress/service.ts:1:495')).toBe(
+      'src/progress',
+    );
+    expect(areaOfJsFrame('JS:~handler /srv/app/node_modules/@fastify/otel/index.js:3:1')).toBe(
+      '@fastify/otel',
+    );
+    expect(areaOfJsFrame('JS:*parserOnIncoming node:_http_server:1026:26')).toBe('node:_http_server');
+    expect(areaOfJsFrame('JS:* :1:20')).toBeUndefined();
+    expect(areaOfJsFrame('Builtins_LoadIC')).toBeUndefined();
+  });
+
+  it('counts builtins to their JavaScript caller, the collector as itself, and the rest as kernel or native', () => {
+    const areas = parsePerfScript(SCRIPT).map(areaOfSample);
+    expect(areas).toEqual(['src/progress', 'pg', GC_AREA, KERNEL_AREA, NATIVE_AREA, 'node:_http_server']);
+  });
+});
+
+describe('summarizePerf', () => {
+  it('gives each area its share and, with the CPU a request, its microseconds', () => {
+    const text = summarizePerf(parsePerfScript(SCRIPT), 120);
+    expect(text).toContain('6 samples of CPU (all threads), 120 µs of CPU a request');
+    // one sample in six of 120 µs is 20 µs
+    expect(text).toMatch(/16\.7%\s+20\.0 µs {2}src\/progress {2}\[Builtins_KeyedLoadIC_Megamorphic\]/);
+    expect(text).toMatch(/16\.7%\s+20\.0 µs {2}\(garbage collector\)/);
+  });
+});
