@@ -21,6 +21,7 @@ import {
   ADMIN_TOKEN,
   ROOT,
   SERVER_URL,
+  SERVICE_NODE_OPTIONS,
   databaseUrl,
   linkHalfTheUsers,
   log,
@@ -67,6 +68,8 @@ const env = {
   PAYOUT_WORKER: 'false',
   // The delivery scenario's receiver listens on loopback.
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+  // The heap settings of `npm run bench`'s services, so that the profiles measure what it measures.
+  NODE_OPTIONS: SERVICE_NODE_OPTIONS,
   ...(process.env.BENCH_SERVICE_ENV ? JSON.parse(process.env.BENCH_SERVICE_ENV) : {}),
 };
 try {
@@ -254,7 +257,13 @@ function startProfiled(dir: string): {
       },
     };
   }
-  const service = startProcess(['src/main.ts'], env, ['--perf-basic-prof']);
+  // --perf-basic-prof also opens V8's log: kept in the profile's folder, not the working directory.
+  mkdirSync(dir, { recursive: true });
+  const service = startProcess(['src/main.ts'], env, [
+    '--perf-basic-prof',
+    `--logfile=${path.join(dir, 'v8.log')}`,
+    '--no-logfile-per-isolate',
+  ]);
   const pid = service.pid as number;
   const data = path.join(dir, 'perf.data');
   let recorder: ChildProcess | undefined;
@@ -264,7 +273,6 @@ function startProfiled(dir: string): {
     under: 'perf record -e cpu-clock',
     prefix: 'perf',
     begin: async () => {
-      mkdirSync(dir, { recursive: true });
       recorder = spawn(
         'perf',
         ['record', '-e', 'cpu-clock', '-F', '999', '-g', '-o', data, '-p', String(pid)],
