@@ -29,8 +29,9 @@ export function parsePerfScript(text: string): PerfSample[] {
   const samples: PerfSample[] = [];
   for (const block of text.split(/\n\s*\n/)) {
     const lines = block.split('\n').filter((line) => line.trim() !== '');
+    // The header is the thread id, padded with spaces to a column; frames begin with a tab.
     const header = lines[0];
-    if (header === undefined || /^\s/.test(header)) continue;
+    if (header === undefined || header.startsWith('\t')) continue;
     const frames: PerfFrame[] = [];
     for (const line of lines.slice(1)) {
       // "\t    7f12ab34 Builtins_LoadIC (/usr/bin/node)"

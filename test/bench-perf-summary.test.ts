@@ -33,14 +33,19 @@ const SCRIPT = `4242
 
 4242 
 \t    7f00000a0005 JS:*parserOnIncoming node:_http_server:1026:26 (/tmp/perf-4242.map)
+
+  977 
+\t    7f00000a0006 JS:*find /srv/app/node_modules/find-my-way/index.js:618:39 (/tmp/perf-977.map)
 `;
 
 describe('parsePerfScript', () => {
   it('reads each sample with its thread and its frames, leaf first, symbols with parentheses whole', () => {
     const samples = parsePerfScript(SCRIPT);
-    expect(samples).toHaveLength(6);
+    expect(samples).toHaveLength(7);
     expect(samples[0]?.tid).toBe(4242);
     expect(samples[2]?.tid).toBe(4243);
+    // perf pads a short thread id to its column: the header still counts
+    expect(samples[6]?.tid).toBe(977);
     expect(samples[0]?.frames.map((f) => f.dso)).toEqual([
       '/usr/bin/node',
       '/tmp/perf-4242.map',
@@ -67,16 +72,24 @@ describe('where a sample is counted', () => {
 
   it('counts builtins to their JavaScript caller, the collector as itself, and the rest as kernel or native', () => {
     const areas = parsePerfScript(SCRIPT).map(areaOfSample);
-    expect(areas).toEqual(['src/progress', 'pg', GC_AREA, KERNEL_AREA, NATIVE_AREA, 'node:_http_server']);
+    expect(areas).toEqual([
+      'src/progress',
+      'pg',
+      GC_AREA,
+      KERNEL_AREA,
+      NATIVE_AREA,
+      'node:_http_server',
+      'find-my-way',
+    ]);
   });
 });
 
 describe('summarizePerf', () => {
   it('gives each area its share and, with the CPU a request, its microseconds', () => {
-    const text = summarizePerf(parsePerfScript(SCRIPT), 120);
-    expect(text).toContain('6 samples of CPU (all threads), 120 µs of CPU a request');
-    // one sample in six of 120 µs is 20 µs
-    expect(text).toMatch(/16\.7%\s+20\.0 µs {2}src\/progress {2}\[Builtins_KeyedLoadIC_Megamorphic\]/);
-    expect(text).toMatch(/16\.7%\s+20\.0 µs {2}\(garbage collector\)/);
+    const text = summarizePerf(parsePerfScript(SCRIPT), 140);
+    expect(text).toContain('7 samples of CPU (all threads), 140 µs of CPU a request');
+    // one sample in seven of 140 µs is 20 µs
+    expect(text).toMatch(/14\.3%\s+20\.0 µs {2}src\/progress {2}\[Builtins_KeyedLoadIC_Megamorphic\]/);
+    expect(text).toMatch(/14\.3%\s+20\.0 µs {2}\(garbage collector\)/);
   });
 });
