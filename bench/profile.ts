@@ -21,7 +21,6 @@ import {
   ADMIN_TOKEN,
   ROOT,
   SERVER_URL,
-  SERVICE_NODE_OPTIONS,
   databaseUrl,
   linkHalfTheUsers,
   log,
@@ -68,8 +67,9 @@ const env = {
   PAYOUT_WORKER: 'false',
   // The delivery scenario's receiver listens on loopback.
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
-  // The heap settings of `npm run bench`'s services, so that the profiles measure what it measures.
-  NODE_OPTIONS: SERVICE_NODE_OPTIONS,
+  // Node's heap defaults, not the bench's NODE_OPTIONS: run through tsx, the service's heap is
+  // larger than the bundle's, and with the 128 MiB cap the garbage collector took 34-38% of a
+  // profiled achieve's CPU against 3-4% without (docs/performance.md, "Ninth round").
   ...(process.env.BENCH_SERVICE_ENV ? JSON.parse(process.env.BENCH_SERVICE_ENV) : {}),
 };
 try {
@@ -294,7 +294,9 @@ function startProfiled(dir: string): {
         stdio: ['ignore', 'pipe', 'ignore'],
       }).toString();
       rmSync(`/tmp/perf-${pid}.map`, { force: true });
-      return `the service's CPU a request (from /proc): ${cpu.server.toFixed(0)} µs, of which the kernel's ${cpu.serverKernel.toFixed(0)} µs\n\n${summarizePerf(parsePerfScript(script), cpu.server)}`;
+      const samples = parsePerfScript(script);
+      if (samples.length === 0) throw new Error(`perf recorded no samples that could be read (${data})`);
+      return `the service's CPU a request (from /proc): ${cpu.server.toFixed(0)} µs, of which the kernel's ${cpu.serverKernel.toFixed(0)} µs\n\n${summarizePerf(samples, cpu.server)}`;
     },
   };
 }

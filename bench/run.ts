@@ -22,7 +22,6 @@ import {
   ADMIN_TOKEN,
   ROOT,
   SERVER_URL,
-  SERVICE_NODE_OPTIONS,
   USERS,
   databaseUrl,
   linkHalfTheUsers,
@@ -53,6 +52,8 @@ const FEATURES_ROUNDS = Number(process.env.BENCH_FEATURES_ROUNDS ?? 3);
 // ms per request and the database's transactions per request (pg_stat_database, which backends
 // flush when idle: BENCH_FEATURES_SETTLE_MS after each load, default 11 s; 0 skips the count).
 const FEATURES_SETTLE_MS = Number(process.env.BENCH_FEATURES_SETTLE_MS ?? 11_000);
+const SERVICE_NODE_OPTIONS =
+  process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=128 --max-semi-space-size=32';
 // BENCH_DELIVERY=worker: the service with limits, keys and webhooks delivers none itself
 // (WEBHOOK_WORKER=false); a delivery-only worker (`npm run worker -- --only=webhooks`) does, and its
 // CPU is counted with the service's. BENCH_DELIVERY=none: nothing delivers (the messages are written

@@ -10,9 +10,6 @@ import pg from 'pg';
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-/** The services' NODE_OPTIONS: the heap settings docs/operations.md recommends (BENCH_SERVICE_NODE_OPTIONS overrides). */
-export const SERVICE_NODE_OPTIONS =
-  process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=128 --max-semi-space-size=32';
 export const MISSIONS = 50;
 export const USERS = 100_000;
 
