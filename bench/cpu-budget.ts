@@ -52,6 +52,12 @@ function statOf(pid: number): { user: number; system: number; name: string } | u
   }
 }
 
+/** CPU seconds (user + system) a process has used, 0 when it is gone. */
+export function cpuSecondsOf(pid: number): number {
+  const stat = statOf(pid);
+  return stat === undefined ? 0 : (stat.user + stat.system) / TICKS_PER_SECOND;
+}
+
 function postgresTicks(): Map<number, number> {
   const ticks = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {

@@ -35,7 +35,7 @@ import {
 } from './setup.ts';
 import type { BenchCatalog } from './setup.ts';
 import { flashThrough, multiProcessScenario } from './multi-process.ts';
-import { cpuBudget, describeBudget, describeCpu, measured } from './cpu-budget.ts';
+import { cpuBudget, cpuSecondsOf, describeBudget, describeCpu, measured } from './cpu-budget.ts';
 import type { CpuBudget, CpuPerRequest } from './cpu-budget.ts';
 
 const run = promisify(execFile);
@@ -539,17 +539,6 @@ async function main(): Promise<void> {
     await stop(empty);
     if (process.env.BENCH_KEEP_DATABASE !== '1')
       await sqlOn(SERVER_URL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  }
-}
-
-/** CPU seconds (user + system) a process has used, 0 when it is gone (Linux). */
-function cpuSecondsOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
   }
 }
 

@@ -1,7 +1,7 @@
 // The bench's CPU accounting (bench/cpu-budget.ts): the pure arithmetic behind "no service could
 // pass N/s here", and one real snapshot of this machine's /proc.
 import { describe, expect, it } from 'vitest';
-import { cpuBudget, cpuPerRequest, cpuSnapshot, machineTicks } from '../bench/cpu-budget.ts';
+import { cpuBudget, cpuPerRequest, cpuSecondsOf, cpuSnapshot, machineTicks } from '../bench/cpu-budget.ts';
 import type { CpuPerRequest, CpuSnapshot } from '../bench/cpu-budget.ts';
 
 const snapshot = (over: Partial<CpuSnapshot>): CpuSnapshot => ({
@@ -119,6 +119,8 @@ describe('cpuSnapshot', () => {
       expect(after.server - before.server).toBeGreaterThanOrEqual(0.04);
       expect(after.machineBusy - before.machineBusy).toBeGreaterThanOrEqual(0.04);
       expect(after.machineTotal).toBeGreaterThan(before.machineTotal);
+      expect(cpuSecondsOf(process.pid)).toBeGreaterThanOrEqual(after.server - 0.01);
+      expect(cpuSecondsOf(2 ** 22 + 1)).toBe(0); // above Linux's largest pid: no such process
       for (const pid of after.postgres.keys()) expect(Number.isInteger(pid)).toBe(true);
     },
   );
