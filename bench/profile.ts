@@ -33,6 +33,7 @@ import {
 import { summarizeProfile } from './profile-summary.ts';
 import { parsePerfScript, summarizePerf } from './perf-summary.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-budget.ts';
+import type { CpuSnapshot } from './cpu-budget.ts';
 
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
 const FLASH_USERS = Number(process.env.BENCH_FLASH_USERS ?? 20_000);
@@ -185,8 +186,8 @@ async function profileDelivery(dir: string): Promise<void> {
     service = profiled.service;
     await waitForHttp(`${base}/readyz`);
     await new Promise((r) => setTimeout(r, 2000));
-    const started = performance.now();
     await profiled.begin();
+    const started = performance.now();
     await sqlOn(
       url,
       `INSERT INTO webhook_messages (id, endpoint_id, partner_id, event_type, rank, payload, status, next_attempt_at, created_at)
@@ -267,7 +268,7 @@ function startProfiled(dir: string): {
   const pid = service.pid as number;
   const data = path.join(dir, 'perf.data');
   let recorder: ChildProcess | undefined;
-  let before: ReturnType<typeof cpuSnapshot> | undefined;
+  let before: CpuSnapshot | undefined;
   return {
     service,
     under: 'perf record -e cpu-clock',
@@ -284,10 +285,9 @@ function startProfiled(dir: string): {
       before = cpuSnapshot([pid]);
     },
     finish: async (units) => {
-      const cpu = cpuPerRequest(before as ReturnType<typeof cpuSnapshot>, cpuSnapshot([pid]), units);
-      const exited = new Promise((resolve) => recorder?.once('exit', resolve));
-      recorder?.kill('SIGINT');
-      await exited;
+      const cpu = cpuPerRequest(before as CpuSnapshot, cpuSnapshot([pid]), units);
+      // perf writes its data on SIGTERM as on SIGINT; stop() also returns if it had already exited.
+      if (recorder) await stop(recorder);
       await stop(service);
       const script = execFileSync('perf', ['script', '-i', data, '-F', 'tid,ip,sym,dso'], {
         maxBuffer: 1 << 30,
