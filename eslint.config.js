@@ -29,10 +29,6 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.name='appError']",
-          message: 'Throw a factory of src/error-factories.ts (add one for a new situation).',
-        },
-        {
           selector: "NewExpression[callee.name='AppError']",
           message: 'Throw a factory of src/error-factories.ts (add one for a new situation).',
         },

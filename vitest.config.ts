@@ -6,6 +6,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'web/src/**/*.test.ts'],
     pool: 'forks',
+    // test/skipped-suites-reporter.ts first, so that its list of what did not run (and why) stands
+    // above the default reporter's summary rather than after it.
+    reporters: ['./test/skipped-suites-reporter.ts', 'default'],
     maxWorkers: 2,
     // Generous: several tests start their own service (a fresh database and migrations), which takes
     // seconds on a loaded 2-core machine; a hang still fails, only later.

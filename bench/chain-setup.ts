@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { DevChain } from '../src/chain/dev-chain.ts';
-import { chainDb } from '../src/chain/schema.ts';
 import { createChainAsset, createNetwork, createRewardWallet } from '../src/chain/service.ts';
 import { createBudget } from '../src/budgets/service.ts';
 import type { DB } from '../src/db/schema.ts';
@@ -47,7 +46,7 @@ export async function accountsWithWallets(db: Kysely<DB>, chainId: number, prefi
         chunk.map((u) => ({ id: u.accountId, issuer: prefix, subject: u.accountId, display_name: null })),
       )
       .execute();
-    await chainDb(db)
+    await db
       .insertInto('user_wallets')
       .values(
         chunk.map((u) => ({

@@ -117,7 +117,8 @@ export async function startCluster(
           PAYOUT_WORKER: 'false',
         }),
       );
-      await waitForHttp(`http://127.0.0.1:${port}/readyz`);
+      // Generous: starting on a loaded 2-core machine (the test suite's) took over a minute.
+      await waitForHttp(`http://127.0.0.1:${port}/readyz`, 150);
     }
     for (let i = 0; i < 2; i++)
       children.push(startProcess(['src/payout/worker-cli.ts'], { ...common, PAYOUT_IDLE_MS: '20' }));

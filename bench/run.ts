@@ -4,6 +4,8 @@
 // bench/results/latest.json and bench/results/latest.svg. Every run is bounded in time.
 // Quick look: BENCH_SECONDS=3 BENCH_FLASH_USERS=5000 BENCH_RSS_SECONDS=10 BENCH_GROWTH_ROWS=100000
 // BENCH_CHAIN_CLAIMS=300 BENCH_MULTI=0 npm run bench (BENCH_ONLY=http skips payout, chain, growth).
+// The open-loop row alone, small and short (a smoke run): BENCH_ONLY=open BENCH_OPEN_RATE=500
+// BENCH_OPEN_SECONDS=3 npm run bench.
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -36,6 +38,7 @@ import {
 import type { BenchCatalog } from './setup.ts';
 import { flashThrough, multiProcessScenario } from './multi-process.ts';
 import { cpuBudget, cpuSecondsOf, describeBudget, describeCpu, measured } from './cpu-budget.ts';
+import { describeOpenLoop, openLoop } from './open-loop.ts';
 import type { CpuBudget, CpuPerRequest } from './cpu-budget.ts';
 
 const run = promisify(execFile);
@@ -47,6 +50,13 @@ const ONLY_HTTP = process.env.BENCH_ONLY === 'http';
 // same without, in BENCH_FEATURES_ROUNDS interleaved pairs (writes bench/results/features.json).
 const ONLY_FEATURES = process.env.BENCH_ONLY === 'features';
 const FEATURES_ROUNDS = Number(process.env.BENCH_FEATURES_ROUNDS ?? 3);
+// The open-loop row (bench/open-loop.ts): BENCH_OPEN_RATE new connections a second (each one
+// request) for BENCH_OPEN_SECONDS, then BENCH_OPEN_DRAIN_SECONDS for the answers; BENCH_ONLY=open
+// runs only it.
+const ONLY_OPEN = process.env.BENCH_ONLY === 'open';
+const OPEN_RATE = Number(process.env.BENCH_OPEN_RATE ?? 5000);
+const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 20);
+const OPEN_DRAIN_SECONDS = Number(process.env.BENCH_OPEN_DRAIN_SECONDS ?? 10);
 // On a shared machine throughput moves with the neighbours; CPU time per request does much less.
 // Each features load also reports the service's CPU ms per request, its PostgreSQL backends' CPU
 // ms per request and the database's transactions per request (pg_stat_database, which backends
@@ -294,6 +304,13 @@ async function main(): Promise<void> {
       return;
     }
 
+    if (ONLY_OPEN) {
+      await achieveLoad(8, 2); // warm-up
+      await openLoopRow(base, catalog);
+      report(started, url);
+      return;
+    }
+
     // --- Growth, first half: achieve p50 on an empty table ---
     await achieveLoad(8, 2); // warm-up
     await sqlOn(url, 'TRUNCATE mission_progress');
@@ -500,6 +517,9 @@ async function main(): Promise<void> {
     log(
       `rss: peak ${(peak / MiB).toFixed(0)} MiB, ${(early / MiB).toFixed(0)} -> ${(late / MiB).toFixed(0)} MiB`,
     );
+
+    // --- Overload arriving as new connections: the open-loop row ---
+    await openLoopRow(base, catalog);
 
     // --- Start-up: `npm start` to healthy on an existing data folder (embedded PGlite) ---
     await startToHealthy();
@@ -728,7 +748,10 @@ async function waitForClosed(url: string): Promise<void> {
   throw new Error(`${url} still answers`);
 }
 
-/** `npm start` on a data folder made by an earlier start, timed from the command to /healthz. */
+/**
+ * `npm start` on a data folder made by an earlier start, timed from the command to the app serving:
+ * /readyz 200 (/healthz answers as soon as the port listens, before the database is open).
+ */
 async function startToHealthy(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mrs-bench-start-'));
   const env = {
@@ -749,7 +772,7 @@ async function startToHealthy(): Promise<void> {
         stdio: ['ignore', 'ignore', 'inherit'],
         detached: true,
       });
-      await waitForHttp(`http://127.0.0.1:${PORTS.start}/healthz`, 120);
+      await waitForHttp(`http://127.0.0.1:${PORTS.start}/readyz`, 120);
       times.push((performance.now() - t0) / 1000);
       // npm runs the service in a child: signal the whole group, as a terminal's Ctrl-C would.
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -779,6 +802,41 @@ async function startToHealthy(): Promise<void> {
       .join(', ')}`,
   });
   log(`start to healthy: ${times.map((t) => t.toFixed(2)).join(', ')} s`);
+}
+
+/**
+ * Achieve (progress only) arriving open loop at OPEN_RATE a second, each request on a new
+ * connection (bench/open-loop.ts). The service's bound on connections (LOAD_SHED_MAX_CONNECTIONS)
+ * must turn the excess into fast refusals or 503s: the 200s' p99 under a second and nothing left
+ * unanswered OPEN_DRAIN_SECONDS after the load (before that bound, the p99 was 33.5 s and 1,629
+ * requests were unanswered 30 s after; issue #28, fault 12).
+ */
+async function openLoopRow(base: string, catalog: BenchCatalog): Promise<void> {
+  log(`open loop: ${OPEN_RATE}/s new connections for ${OPEN_SECONDS} s`);
+  const result = await openLoop({
+    base,
+    path: '/v1/achieve',
+    method: 'POST',
+    headers: catalog.partnerHeaders,
+    body: () => catalog.progressBody(),
+    rate: OPEN_RATE,
+    seconds: OPEN_SECONDS,
+    drainSeconds: OPEN_DRAIN_SECONDS,
+  });
+  const pass = result.ok > 0 && result.p99 < 1000 && result.unanswered === 0;
+  rows.push({
+    scenario: `open loop, new connections: ${OPEN_RATE.toLocaleString()}/s of achieve for ${OPEN_SECONDS} s`,
+    rps: result.okRate,
+    p50: result.p50,
+    p99: result.p99,
+    ceiling: `offered; shed ${(result.shedShare * 100).toFixed(1)}%, left ${result.unanswered}`,
+    ceilingRps: OPEN_RATE,
+    ratio: result.okRate / OPEN_RATE,
+    target: 'p99 < 1 s, none left',
+    pass,
+    note: describeOpenLoop(result, OPEN_RATE, OPEN_DRAIN_SECONDS),
+  });
+  log(`open loop: ${describeOpenLoop(result, OPEN_RATE, OPEN_DRAIN_SECONDS)}`);
 }
 
 async function payoutRow(url: string, budgetId: string): Promise<void> {
@@ -923,14 +981,15 @@ function report(started: number, url: string): void {
       flashUsers: FLASH_USERS,
       growthRows: GROWTH_ROWS,
       rssSeconds: RSS_SECONDS,
+      openLoop: { rate: OPEN_RATE, seconds: OPEN_SECONDS, drainSeconds: OPEN_DRAIN_SECONDS },
     },
     rows,
     totalSeconds: (Date.now() - started) / 1000,
   };
   mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  if (ONLY_FEATURES) {
+  if (ONLY_FEATURES || ONLY_OPEN) {
     writeFileSync(
-      path.join(ROOT, 'bench', 'results', 'features.json'),
+      path.join(ROOT, 'bench', 'results', ONLY_OPEN ? 'open-loop.json' : 'features.json'),
       `${JSON.stringify(result, null, 2)}\n`,
     );
   } else {

@@ -178,9 +178,9 @@ export async function buildServer() {
     format: 'esm',
     target: 'node20',
     sourcemap: true,
-    // Stack traces need the mappings, not the sources' text (the files are in src/): node parses the
-    // map of every module it loads with --enable-source-maps, and without the text main.mjs.map is a
-    // fraction of its size (docs/performance.md "Start-up, fifth round").
+    // For debugging with NODE_OPTIONS=--enable-source-maps (npm start runs without it: decoding the
+    // map costs the process for good, docs/performance.md "Source maps"). The mappings, not the
+    // sources' text (the files are in src/): main.mjs.map is a fraction of its size without it.
     sourcesContent: false,
     // Keeps the function and class names of the stack traces and logs.
     keepNames: true,

@@ -8,17 +8,19 @@ import { createHotPathCaches } from './hot-path-caches.ts';
 import type { HotPathCaches } from './hot-path-caches.ts';
 import { createLoginRuntime, devProviderRoutes } from './linking/runtime.ts';
 import type { LoginRuntime } from './linking/runtime.ts';
-import { loginRoutes } from './linking/routes/login.ts';
+import { linkingAdminRoutes, loginRoutes } from './linking/routes/index.ts';
 import { checkLinkRoute } from './linking/routes/checkLink.ts';
 import { connectRoute } from './linking/routes/connect.ts';
 import { meRoutes } from './linking/routes/me.ts';
-import { linkingAdminRoutes } from './linking/routes/admin.ts';
 import { findUsersRoutes } from './linking/routes/findUsers.ts';
 import { authenticatePartner, findPartnerCredentials } from './partners/service.ts';
 import { partnerAdminRoutes } from './partners/routes/index.ts';
 import { authenticateAdmin } from './admins/service.ts';
+import { firstSignInRoutes } from './admins/routes/first-sign-in.ts';
 import { adminCredentialRoutes } from './admins/routes/index.ts';
 import { whoamiRoutes } from './admins/routes/whoami.ts';
+import { listWaitingRewardsRoute } from './admins/routes/listWaitingRewards.ts';
+import { startDemoRoute } from './demo/routes/startDemo.ts';
 import { resolveSession } from './sessions/service.ts';
 import { revokeAllSessionsRoutes } from './sessions/routes/revokeAll.ts';
 import { catalogAdminRoutes } from './catalog/routes/index.ts';
@@ -36,9 +38,9 @@ import { drawAdminRoutes, drawPublicRoutes } from './draws/routes/index.ts';
 import { accountAdminRoutes, meReadRoutes } from './me/routes/index.ts';
 import { ticketsNotReceived } from './me/missions.ts';
 import { withChainTransactions } from './chain/claim-transactions.ts';
+import { purgeExpiredChallenges } from './chain/user-wallets.ts';
 import { reportRoutes } from './reports/routes/index.ts';
-import { chainAdminRoutes } from './chain/routes/admin.ts';
-import { meWalletRoutes } from './chain/routes/me-wallet.ts';
+import { chainAdminRoutes, meWalletRoutes } from './chain/routes/index.ts';
 import { idempotencyOnRoute } from './idempotency/route-hooks.ts';
 import { startIdempotencyKeyPurge } from './idempotency/expiry-purge.ts';
 import { webhookAdminRoutes } from './webhooks/routes/index.ts';
@@ -126,10 +128,13 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
   const onLinked = [releaseWaitingClaims(clock, config.claimReservationTtlSeconds)];
 
   const publicRoutes: ServerWiring['publicRoutes'] = [
-    { plugin: loginRoutes as FastifyPluginAsync, prefix: '/v1' },
+    { plugin: loginRoutes(purgeExpiredChallenges) as FastifyPluginAsync, prefix: '/v1' },
     { plugin: drawPublicRoutes, prefix: '/v1' },
   ];
   if (login.dev) publicRoutes.push({ plugin: devProviderRoutes(login.dev) });
+  // The first OWNER's one-time sign-in exists only outside production (src/admins/first-sign-in.ts).
+  if (config.nodeEnv !== 'production')
+    publicRoutes.push({ plugin: firstSignInRoutes as FastifyPluginAsync, prefix: '/admin/v1' });
   return {
     services: { login, caches },
     publicRoutes,
@@ -161,6 +166,8 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
         budgetAdminRoutes,
         // Claim listings show each claim's chain transaction; claims itself stays unaware of chains.
         claimAdminRoutes(withChainTransactions),
+        // Rewards that wait for a link or a wallet (read-only; src/admins/waiting-rewards.ts).
+        listWaitingRewardsRoute,
         accountAdminRoutes,
         reportRoutes,
         // The tickets a partner user has not received come from the user's missions (me).
@@ -168,6 +175,8 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
         chainAdminRoutes,
         ...webhookAdminRoutes,
         listAuditEventsRoute,
+        // The console's demo campaign (development only; refused in production by the route).
+        startDemoRoute,
       ] as FastifyPluginAsync[],
     },
     user: {

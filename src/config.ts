@@ -24,6 +24,11 @@ export interface Config {
   /** Public base URL of this service, used to build absolute links (login callback, docs). */
   publicBaseUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * Most bytes of log lines waiting for a slow standard output; beyond it lines are dropped and
+   * counted (mrs_log_lines_dropped_total) rather than kept in the heap (LOG_BUFFER_MAX_BYTES).
+   */
+  logBufferMaxBytes: number;
   /** Largest request body accepted, in bytes. */
   bodyLimitBytes: number;
   /** Connections in the PostgreSQL pool (ignored for PGlite, which has one). */
@@ -43,9 +48,16 @@ export interface Config {
      * payout batch finished within it, in ms.
      */
     payoutStallMs: number;
+    /**
+     * Not ready while the process spends more than this share (percent) of the last seconds collecting
+     * garbage: saturated by its own work (a heap at its limit), it cannot serve; 0 = off.
+     */
+    maxGcPercent: number;
   };
   /** 'production' refuses development-only conveniences. */
   nodeEnv: string;
+  /** The wallet connectors the mission page offers besides injected wallets (docs/wallets.md). */
+  walletConnectors: WalletConnectorConfig;
   /** Which partner-facing environment this deployment is (docs/environments.md). */
   serviceEnvironment: ServiceEnvironment;
   /** The base address of each environment, for the OpenAPI document's servers; this one's is always set. */
@@ -65,6 +77,8 @@ export interface Config {
   claimReservationTtlSeconds: number;
   /** Longest life of a hot-path cache entry (partner credentials, mission catalog), in ms. */
   cacheTtlMs: number;
+  /** Refuse to bind a payout address that another account has bound (docs/rewards.md "Caps"). */
+  payoutAddressOneAccount: boolean;
   /**
    * Batches of one kind (link checks, progress reports, completions) written at once per process;
    * requests arriving meanwhile wait and go together in the next batch (docs/performance.md).
@@ -90,6 +104,12 @@ export interface Config {
   frameAncestors: string[];
   /** DEV_CHAIN: `npm start` runs the embedded development chain when no other network is registered. */
   devChain: boolean;
+  /**
+   * Where a network's RPC URL may point (docs/security.md): any address outside production unless
+   * set; in production public addresses plus these hosts (CHAIN_RPC_ALLOWED_HOSTS: a node inside the
+   * operator's network). Undefined = any address.
+   */
+  chainRpcAllowedHosts: string[] | undefined;
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookConfig;
   /** Prometheus metrics (docs/operations.md, "Metrics and alerts"). */
@@ -129,13 +149,7 @@ export interface WebhookConfig {
 
 /** WEBHOOK_*: the delivery worker, its timeout, and the address rules (refused in production). */
 export function loadWebhookConfig(env: Env, nodeEnv: string): WebhookConfig {
-  const flag = (name: string, fallback: boolean) => {
-    const raw = nonEmpty(env, name);
-    if (raw !== undefined && raw !== 'true' && raw !== 'false')
-      throw new ConfigError(name, "must be 'true' or 'false'");
-    return raw === undefined ? fallback : raw === 'true';
-  };
-  const allowPrivateAddresses = flag('WEBHOOK_ALLOW_PRIVATE_ADDRESSES', false);
+  const allowPrivateAddresses = booleanSetting(env, 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES', false);
   if (allowPrivateAddresses && nodeEnv === 'production') {
     throw new ConfigError(
       'WEBHOOK_ALLOW_PRIVATE_ADDRESSES',
@@ -143,7 +157,7 @@ export function loadWebhookConfig(env: Env, nodeEnv: string): WebhookConfig {
     );
   }
   return {
-    worker: flag('WEBHOOK_WORKER', true),
+    worker: booleanSetting(env, 'WEBHOOK_WORKER', true),
     idleMs: integer(env, 'WEBHOOK_IDLE_MS', 1000, 10, 60_000),
     timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 64),
@@ -169,8 +183,10 @@ export interface RateLimitConfig {
   windowSeconds: number;
   /** Routes without partner or operator credentials (public, login, pages, /v1/me), per source address. */
   perAddress: number;
-  /** Login starts (/v1/login, /v1/mission-users/auth): each writes a row, so fewer, per source address. */
+  /** Login starts (/v1/login, /v1/mission-users/auth) per source address: each writes a row; a carrier NAT's crowd shares one address. */
   loginPerAddress: number;
+  /** Login starts per browser (its login binding cookie), where the browser sends one. */
+  loginPerBrowser: number;
   /** Partner API calls per authenticated partner. */
   perPartner: number;
   /** Failed partner keys or admin bearers per source address; beyond it the address is refused before checking. */
@@ -180,6 +196,8 @@ export interface RateLimitConfig {
   redisUrl: string | undefined;
   /** Prefix of the counter keys in Redis (one Redis may serve several deployments). */
   redisKeyPrefix: string;
+  /** A Redis command not answered within this many ms fails (the limit fails open; the breaker opens). */
+  redisTimeoutMs: number;
 }
 
 export interface LoadSheddingConfig {
@@ -195,6 +213,11 @@ export interface LoadSheddingConfig {
   queueMaxWaiting: number;
   /** Longest wait in a batching queue, in ms, before the request is refused. */
   queueMaxWaitMs: number;
+  /**
+   * Most connections open at once on the public port; a new one beyond it is closed as it is
+   * accepted, at once (overload arriving as new connections, issue #28 fault 12); 0 = no bound.
+   */
+  maxConnections: number;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -268,6 +291,26 @@ function nonEmpty(env: Env, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
+/**
+ * Every on/off setting reads the same way: 'true' or 'false' (any case), nothing else. '0', 'no' or
+ * 'False ' used to switch PAYOUT_WORKER on while WEBHOOK_WORKER refused them; now each stops start-up.
+ */
+export function booleanSetting(env: Env, name: string, fallback: boolean): boolean {
+  const raw = nonEmpty(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw !== 'true' && raw !== 'false')
+    throw new ConfigError(name, `must be 'true' or 'false', got '${env[name]}'`);
+  return raw === 'true';
+}
+
+/** The non-empty, trimmed entries of a comma-separated setting. */
+function commaList(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = nonEmpty(env, name);
   if (raw === undefined) return fallback;
@@ -318,10 +361,7 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
     if (hops > 10) throw new ConfigError('TRUST_PROXY', `hop count must be at most 10, got ${hops}`);
     return hops;
   }
-  const entries = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const entries = commaList(raw);
   for (const entry of entries) {
     const [address, prefix, ...rest] = entry.split('/');
     const family = isIP(address ?? '');
@@ -415,12 +455,14 @@ function loadRateLimitConfig(env: Env): RateLimitConfig {
   return {
     windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
     perAddress: integer(env, 'RATE_LIMIT_PER_ADDRESS', 600, 0, 1_000_000),
-    loginPerAddress: integer(env, 'RATE_LIMIT_LOGIN_PER_ADDRESS', 30, 0, 1_000_000),
+    loginPerAddress: integer(env, 'RATE_LIMIT_LOGIN_PER_ADDRESS', 3000, 0, 1_000_000),
+    loginPerBrowser: integer(env, 'RATE_LIMIT_LOGIN_PER_BROWSER', 20, 0, 1_000_000),
     perPartner: integer(env, 'RATE_LIMIT_PER_PARTNER', 1_200_000, 0, 100_000_000),
     failedAuthPerAddress: integer(env, 'RATE_LIMIT_FAILED_AUTH_PER_ADDRESS', 20, 0, 1_000_000),
     failedAuthPerPartner: integer(env, 'RATE_LIMIT_FAILED_AUTH_PER_PARTNER', 100, 0, 1_000_000),
     redisUrl,
     redisKeyPrefix,
+    redisTimeoutMs: integer(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', 200, 1, 10_000),
   };
 }
 
@@ -432,6 +474,7 @@ function loadLoadSheddingConfig(env: Env): LoadSheddingConfig {
     retryAfterSeconds: integer(env, 'RETRY_AFTER_SECONDS', 1, 1, 3600),
     queueMaxWaiting: integer(env, 'QUEUE_MAX_WAITING', 1024, 1, 1_000_000),
     queueMaxWaitMs: integer(env, 'QUEUE_MAX_WAIT_MS', 2000, 1, 60_000),
+    maxConnections: integer(env, 'LOAD_SHED_MAX_CONNECTIONS', 1024, 0, 1_000_000),
   };
 }
 
@@ -491,6 +534,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: parseTrustProxy(nonEmpty(env, 'TRUST_PROXY')),
     publicBaseUrl,
     logLevel,
+    logBufferMaxBytes: integer(env, 'LOG_BUFFER_MAX_BYTES', 4 * 1024 ** 2, 64 * 1024, 1024 ** 3),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     databaseTimeouts: {
@@ -505,13 +549,14 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: integer(env, 'READYZ_TIMEOUT_MS', 1000, 50, 30_000),
       maxPoolWaiting: integer(env, 'READYZ_MAX_POOL_WAITING', 50, 0, 100_000),
       payoutStallMs: integer(env, 'READYZ_PAYOUT_STALL_MS', 120_000, 100, 24 * 3600_000),
+      maxGcPercent: integer(env, 'READYZ_MAX_GC_PERCENT', 50, 0, 100),
     },
     nodeEnv,
     serviceEnvironment,
     environmentBaseUrls: environmentBaseUrls(env, serviceEnvironment, publicBaseUrl),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 90 * 24 * 3600),
     login,
-    payoutWorker: (nonEmpty(env, 'PAYOUT_WORKER') ?? 'true') !== 'false',
+    payoutWorker: booleanSetting(env, 'PAYOUT_WORKER', true),
     tracing: parseTracing(env),
     payoutIdleMs: integer(env, 'PAYOUT_IDLE_MS', 500, 10, 60_000),
     webDistDir: path.resolve(
@@ -525,23 +570,67 @@ export function loadConfig(env: Env = process.env): Config {
       3650 * 24 * 3600,
     ),
     cacheTtlMs: integer(env, 'CACHE_TTL_MS', 1000, 0, 1000),
+    payoutAddressOneAccount: booleanSetting(env, 'PAYOUT_ADDRESS_ONE_ACCOUNT', false),
     batchConcurrency: integer(env, 'BATCH_CONCURRENCY', 2, 1, 64),
     completionAlarmWindowSeconds: integer(env, 'COMPLETION_ALARM_WINDOW_SECONDS', 300, 10, 24 * 3600),
     completionAlarmMultiple: integer(env, 'COMPLETION_ALARM_MULTIPLE', 5, 2, 1000),
     completionAlarmMinCompletions: integer(env, 'COMPLETION_ALARM_MIN_COMPLETIONS', 100, 1, 1_000_000_000),
     httpTimeouts: httpTimeouts(env),
     walletKek: parseWalletKek(nonEmpty(env, 'WALLET_KEK')),
-    walletKekPrevious: (nonEmpty(env, 'WALLET_KEK_PREVIOUS') ?? '')
-      .split(',')
-      .map((value) => value.trim())
-      .filter((value) => value !== '')
-      .map((value) => parseWalletKek(value, 'WALLET_KEK_PREVIOUS') as Buffer),
+    walletKekPrevious: commaList(nonEmpty(env, 'WALLET_KEK_PREVIOUS') ?? '').map(
+      (value) => parseWalletKek(value, 'WALLET_KEK_PREVIOUS') as Buffer,
+    ),
     rateLimits: loadRateLimitConfig(env),
     loadShedding: loadLoadSheddingConfig(env),
     frameAncestors: parseFrameAncestors(nonEmpty(env, 'FRAME_ANCESTORS')),
     devChain: parseDevChain(nonEmpty(env, 'DEV_CHAIN'), nodeEnv),
+    chainRpcAllowedHosts:
+      nodeEnv === 'production' || nonEmpty(env, 'CHAIN_RPC_ALLOWED_HOSTS') !== undefined
+        ? commaList(nonEmpty(env, 'CHAIN_RPC_ALLOWED_HOSTS') ?? '')
+            .map((host) => host.toLowerCase().replace(/^\[|\]$/g, ''))
+            .filter((host) => host !== '')
+        : undefined,
+    walletConnectors: loadWalletConnectorConfig(env, nodeEnv),
     webhooks: loadWebhookConfig(env, nodeEnv),
     metrics: loadMetricsConfig(env),
+  };
+}
+
+export interface WalletConnectorConfig {
+  /**
+   * The LINE Mini Dapp SDK (@linenext/dapp-portal-sdk, proprietary: never bundled): its client id and
+   * the address of its script, which the mission page loads (MINI_DAPP_CLIENT_ID, MINI_DAPP_SDK_URL).
+   */
+  miniDapp: { clientId: string; sdkUrl: string } | undefined;
+  /** A development wallet kept in the browser (DEV_WALLET; refused with NODE_ENV=production). */
+  devWallet: boolean;
+}
+
+/** MINI_DAPP_* and DEV_WALLET: which wallet connectors the mission page offers. */
+export function loadWalletConnectorConfig(env: Env, nodeEnv: string): WalletConnectorConfig {
+  const clientId = nonEmpty(env, 'MINI_DAPP_CLIENT_ID');
+  const rawSdkUrl = nonEmpty(env, 'MINI_DAPP_SDK_URL');
+  if ((clientId === undefined) !== (rawSdkUrl === undefined))
+    throw new ConfigError(
+      clientId === undefined ? 'MINI_DAPP_CLIENT_ID' : 'MINI_DAPP_SDK_URL',
+      'MINI_DAPP_CLIENT_ID and MINI_DAPP_SDK_URL go together (the SDK is loaded, never bundled)',
+    );
+  if (clientId !== undefined && !/^[A-Za-z0-9._-]{1,128}$/.test(clientId))
+    throw new ConfigError('MINI_DAPP_CLIENT_ID', 'must be the client id the Dapp Portal issued');
+  let sdkUrl: string | undefined;
+  if (rawSdkUrl !== undefined) {
+    // A path serves a copy the operator installed next to the pages; else an https address.
+    if (!rawSdkUrl.startsWith('/') || rawSdkUrl.startsWith('//'))
+      sdkUrl = url(env, 'MINI_DAPP_SDK_URL', '', nodeEnv === 'production' ? ['https:'] : ['https:', 'http:']);
+    else sdkUrl = rawSdkUrl;
+  }
+  const production = nodeEnv === 'production';
+  const devWallet = booleanSetting(env, 'DEV_WALLET', !production);
+  if (devWallet && production)
+    throw new ConfigError('DEV_WALLET', 'is refused when NODE_ENV=production (its key lives in the browser)');
+  return {
+    miniDapp: clientId !== undefined && sdkUrl !== undefined ? { clientId, sdkUrl } : undefined,
+    devWallet,
   };
 }
 
@@ -575,9 +664,7 @@ export interface TracingConfig {
  * (headers, sampler, batch sizes) themselves.
  */
 export function parseTracing(env: Env): TracingConfig | undefined {
-  const disabled = nonEmpty(env, 'OTEL_SDK_DISABLED');
-  if (disabled !== undefined && disabled !== 'true' && disabled !== 'false')
-    throw new ConfigError('OTEL_SDK_DISABLED', "must be 'true' or 'false'");
+  const disabled = booleanSetting(env, 'OTEL_SDK_DISABLED', false);
   const traces = nonEmpty(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const base = nonEmpty(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
   const protocol =
@@ -591,7 +678,7 @@ export function parseTracing(env: Env): TracingConfig | undefined {
     );
   if (traces !== undefined) url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces, ['http:', 'https:']);
   if (base !== undefined) url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', base, ['http:', 'https:']);
-  if (disabled === 'true' || (traces === undefined && base === undefined)) return undefined;
+  if (disabled || (traces === undefined && base === undefined)) return undefined;
   return {
     tracesEndpoint: traces ?? `${(base as string).replace(/\/+$/, '')}/v1/traces`,
     serviceName: nonEmpty(env, 'OTEL_SERVICE_NAME') ?? 'mission-reward-service',
@@ -600,11 +687,10 @@ export function parseTracing(env: Env): TracingConfig | undefined {
 
 /** DEV_CHAIN: on by default outside production, refused in production (like the development login). */
 export function parseDevChain(raw: string | undefined, nodeEnv: string): boolean {
-  if (raw !== undefined && raw !== 'true' && raw !== 'false')
-    throw new ConfigError('DEV_CHAIN', "must be 'true' or 'false'");
-  if (raw === 'true' && nodeEnv === 'production')
+  const devChain = booleanSetting({ DEV_CHAIN: raw }, 'DEV_CHAIN', nodeEnv !== 'production');
+  if (devChain && nodeEnv === 'production')
     throw new ConfigError('DEV_CHAIN', 'the development chain is refused when NODE_ENV=production');
-  return raw === undefined ? nodeEnv !== 'production' : raw === 'true';
+  return devChain;
 }
 
 /** For process entry points: the configuration, or exit 2 with the message naming the variable. */

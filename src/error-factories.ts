@@ -1,5 +1,5 @@
 // The error factories: one function per situation, each giving the AppError of the catalog
-// (errors.ts) with its one wording. Code throws these, never appError()/new AppError() directly
+// (errors.ts) with its one wording. Code throws these, never new AppError() directly
 // (eslint.config.js enforces it), so the same situation reads the same wherever it is met. A
 // factory whose situation wraps another error (database, RPC, OIDC) takes `{ cause }` and keeps it.
 import { AppError } from './errors.ts';
@@ -75,6 +75,8 @@ export const serviceOverloaded = (reason?: string) =>
   );
 export const shuttingDown = () =>
   make('SERVICE_UNAVAILABLE', 'the service is shutting down; retry the request');
+export const serviceStarting = (reason: string) =>
+  make('SERVICE_UNAVAILABLE', `the service is starting (${reason}); retry the request`);
 export const serviceNotReady = (reason: string) => make('SERVICE_UNAVAILABLE', `not ready: ${reason}`);
 export const internalError = (because?: Because) => make('INTERNAL_ERROR', 'internal error', because);
 
@@ -260,6 +262,28 @@ export const drawNotFound = (id: string) => make('NOT_FOUND_DRAW', `no draw '${i
 /** `drawnAt` is the ISO instant the draw ran. */
 export const drawAlreadyDrawn = (id: string, drawnAt: string | undefined) =>
   make('DRAW_ALREADY_DRAWN', `draw '${id}' ran at ${drawnAt}`);
+export const drawNotDue = (id: string, scheduledAt: string) =>
+  make('DRAW_NOT_DUE', `draw '${id}' is scheduled at ${scheduledAt} and cannot run before`);
+export const drawClosesInPast = (closesAt: string, now: string) =>
+  make('DRAW_CLOSES_IN_PAST', `closesAt ${closesAt} is before now (${now})`);
+export const drawRunsBeforeClose = (scheduledAt: string, closesAt: string) =>
+  make('DRAW_RUNS_BEFORE_CLOSE', `scheduledAt ${scheduledAt} is before closesAt ${closesAt}`);
+/** `what`: which block is awaited and why, e.g. "no block of chain 1001 after 2026-…Z yet". */
+export const drawWaitingForBlock = (id: string, what: string) =>
+  make('DRAW_WAITING_FOR_BLOCK', `draw '${id}' waits for its block: ${what}`);
+/** `why` is rpcFailure's words (never the endpoint's reply). */
+export const drawChainUnavailable = (id: string, chainId: number, why: string) =>
+  make(
+    'DRAW_CHAIN_UNAVAILABLE',
+    `draw '${id}' needs a block hash of chain ${chainId}, whose RPC endpoint did not answer (${why})`,
+  );
+export const payoutAddressTaken = () =>
+  make('PAYOUT_ADDRESS_TAKEN', 'another account has bound this payout address; bind a wallet of your own');
+export const drawEarlierPending = (id: string, earlierId: string) =>
+  make(
+    'DRAW_EARLIER_PENDING',
+    `draw '${earlierId}' of the same budget is scheduled before '${id}' and has not run`,
+  );
 
 // --- Chain payouts and wallets (3600) ---
 
@@ -294,6 +318,22 @@ export const rewardWalletNotFound = (budgetId: string) =>
   make('NOT_FOUND_REWARD_WALLET', `budget ${budgetId} has no reward wallet`);
 export const notATokenContract = (token: string, networkName: string) =>
   make('NOT_A_TOKEN_CONTRACT', `no contract at ${token} on ${networkName}`);
+export const unsupportedToken = (token: string, networkName: string, why: string) =>
+  make('UNSUPPORTED_TOKEN', `the token ${token} on ${networkName} is not supported: ${why}`);
+export const chainRpcUrlRefused = (field: string, why: string) =>
+  make('CHAIN_RPC_URL_REFUSED', `${field} ${why}`);
+export const rewardWalletRunning = (walletId: string) =>
+  make(
+    'REWARD_WALLET_RUNNING',
+    `reward wallet ${walletId} is not halted, or the chain still has its transfers`,
+  );
+export const unrecoverableNonce = (walletId: string, nonce: number, status: string) =>
+  make(
+    'REWARD_WALLET_RUNNING',
+    `reward wallet ${walletId}: the chain lost nonce ${nonce}, a ${status} payout; fill that nonce on chain first (docs/operations.md)`,
+  );
+export const chainNetworkInUse = (networkId: string) =>
+  make('CHAIN_NETWORK_IN_USE', `network ${networkId} still has assets or reward wallets: disable it instead`);
 export const notADevChainWallet = (budgetId: string) =>
   make('NOT_A_DEV_CHAIN_WALLET', `the reward wallet of budget ${budgetId} is not on the development chain`);
 export const notAnEvmAddress = (value: string) =>
@@ -303,6 +343,25 @@ export const siweChallengeInvalid = (why: string, because?: Because) =>
   make('SIWE_CHALLENGE_INVALID', why, because);
 export const siweSignatureInvalid = (because?: Because) =>
   make('SIWE_SIGNATURE_INVALID', 'the signature does not verify for the address of the message', because);
+/** A contract wallet's signature could not be checked: the network did not answer (not a bad signature). */
+export const contractWalletUnverifiable = (because: Because) =>
+  make(
+    'CHAIN_RPC_UNAVAILABLE',
+    'this is a contract wallet and the network did not answer whether it accepts the signature; try again shortly',
+    because,
+  );
+export const firstSignInInvalid = (why: string) => make('FIRST_SIGN_IN_INVALID', why);
+export const demoDevelopmentOnly = () =>
+  make(
+    'DEMO_DEVELOPMENT_ONLY',
+    'the demo campaign is seeded only by a development service, not in production',
+  );
+export const demoSeedFailed = (why: string) => make('DEMO_SEED_FAILED', why);
+export const walletChallengesExhausted = () =>
+  make(
+    'WALLET_CHALLENGES_EXHAUSTED',
+    'this address has too many wallet challenges waiting for a signature; try again in a few minutes',
+  );
 export const userWalletNotFound = () =>
   make('NOT_FOUND_USER_WALLET', 'no wallet is bound to your account yet');
 

@@ -157,6 +157,35 @@ export const ERRORS = {
     category: 'Request',
     description: 'The Expect header holds something other than 100-continue; drop it.',
   },
+  // 3014-3019: lucky draws' close and chain beacon (issue #28; docs/rewards.md "Lucky draws")
+  DRAW_CLOSES_IN_PAST: {
+    code: 3014,
+    status: 400,
+    category: 'Draw',
+    description:
+      "A draw's closesAt is before now: its tickets would be known when it is created; choose a close time from now on.",
+  },
+  DRAW_RUNS_BEFORE_CLOSE: {
+    code: 3015,
+    status: 400,
+    category: 'Draw',
+    description:
+      "A draw's scheduledAt is before its closesAt; it runs at or after the close of its tickets, so set scheduledAt later.",
+  },
+  DRAW_WAITING_FOR_BLOCK: {
+    code: 3016,
+    status: 503,
+    category: 'Draw',
+    description:
+      'The draw mixes the hash of the first block mined after closesAt into its seed, and that block is not mined or not confirmed yet; retry after Retry-After seconds.',
+  },
+  DRAW_CHAIN_UNAVAILABLE: {
+    code: 3017,
+    status: 503,
+    category: 'Draw',
+    description:
+      "The draw needs a block hash from its budget's network, whose RPC endpoint did not answer; it waits (never takes another block): retry later.",
+  },
   SERVICE_UNAVAILABLE: {
     code: 3098,
     status: 503,
@@ -439,6 +468,27 @@ export const ERRORS = {
     category: 'Draw',
     description: 'The draw has already run; read its winners instead.',
   },
+  DRAW_NOT_DUE: {
+    code: 3508,
+    status: 409,
+    category: 'Draw',
+    description:
+      'The draw runs at its scheduledAt (its tickets close at closesAt, at or before it) and cannot run before; run it at or after scheduledAt.',
+  },
+  DRAW_EARLIER_PENDING: {
+    code: 3509,
+    status: 409,
+    category: 'Draw',
+    description:
+      'An earlier-scheduled draw of the same budget has not run; run that one first (draws of a budget run in scheduled order).',
+  },
+  PAYOUT_ADDRESS_TAKEN: {
+    code: 3510,
+    status: 409,
+    category: 'Wallet',
+    description:
+      'Another account has bound this payout address, and this service allows one account per address; bind a wallet of your own.',
+  },
 
   // --- 3600: chain payouts (docs/payout.md) ---
   NOT_FOUND_CHAIN_NETWORK: {
@@ -497,6 +547,33 @@ export const ERRORS = {
     category: 'Chain',
     description: 'The dev faucet only funds wallets on the development chain; fund this wallet yourself.',
   },
+  UNSUPPORTED_TOKEN: {
+    code: 3621,
+    status: 422,
+    category: 'Chain',
+    description:
+      'The token does not behave as the payout needs (its dry-run transfer returns false or reverts); use a standard ERC-20.',
+  },
+  CHAIN_RPC_URL_REFUSED: {
+    code: 3622,
+    status: 400,
+    category: 'Chain',
+    description:
+      'The RPC or explorer URL is not allowed: it must be http(s) without credentials, and in production on a public address unless its host is in CHAIN_RPC_ALLOWED_HOSTS.',
+  },
+  REWARD_WALLET_RUNNING: {
+    code: 3623,
+    status: 409,
+    category: 'Chain',
+    description:
+      'The reward wallet is not halted, so there is nothing to recover; recover only a halted wallet.',
+  },
+  CHAIN_NETWORK_IN_USE: {
+    code: 3624,
+    status: 409,
+    category: 'Chain',
+    description: 'The network still has assets or reward wallets; disable it instead of removing it.',
+  },
   SIWE_CHALLENGE_INVALID: {
     code: 3610,
     status: 400,
@@ -516,6 +593,34 @@ export const ERRORS = {
     status: 404,
     category: 'Wallet',
     description: 'The account has bound no wallet yet; bind one first.',
+  },
+  FIRST_SIGN_IN_INVALID: {
+    code: 3614,
+    status: 400,
+    category: 'Admin',
+    description:
+      'The development first sign-in code is unknown, used or expired, or an operator credential exists already; restart for a new code or sign in with a credential.',
+  },
+  DEMO_DEVELOPMENT_ONLY: {
+    code: 3625,
+    status: 403,
+    category: 'Admin',
+    description:
+      'The demo campaign is seeded only by a development service (NODE_ENV is not production); set up a real campaign instead.',
+  },
+  DEMO_SEED_FAILED: {
+    code: 3626,
+    status: 409,
+    category: 'Admin',
+    description:
+      'A step of the demo campaign was refused (the message names it; nothing was kept); most often the development chain or its token is not there yet: wait for the service to finish starting.',
+  },
+  WALLET_CHALLENGES_EXHAUSTED: {
+    code: 3613,
+    status: 429,
+    category: 'Wallet',
+    description:
+      'The address holds too many unsigned wallet challenges (issued to other accounts); wait for them to expire and ask again.',
   },
 
   // --- 3700: webhooks (docs/webhooks.md) ---
@@ -619,9 +724,4 @@ export class AppError extends Error {
   toBody(): ErrorBody & Record<string, unknown> {
     return { code: this.code, name: this.errorName, message: this.message, ...this.details };
   }
-}
-
-/** Shorthand: `throw appError('NOT_FOUND_MISSION', "no mission 'x'")`. */
-export function appError(name: ErrorName, message: string, details?: Record<string, unknown>): AppError {
-  return new AppError(name, message, details ? { details } : undefined);
 }

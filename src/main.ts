@@ -1,12 +1,17 @@
-// Process entry: config -> database (waiting for it at start-up) -> migrations -> server. SIGTERM/SIGINT
-// close the server (finishing requests in flight) and then the database, within SHUTDOWN_TIMEOUT_MS.
+// Process entry: config -> the port (start-up answers, src/http/start-up-server.ts) -> database (waiting for it) ->
+// migrations -> the app takes the port over. SIGTERM/SIGINT close the server (finishing requests in flight) and then
+// the database, within SHUTDOWN_TIMEOUT_MS.
 // Tracing, when configured, was started before this module by `--import ./src/telemetry/register.ts`.
 import pino from 'pino';
 import { loadConfigOrExit } from './config.ts';
+import { citusLayout } from './db/citus.ts';
 import { openMigratedDatabaseOrExit } from './db/open.ts';
+import { listenWhileStarting } from './http/start-up-server.ts';
+import { processLogOutput } from './logging/log-output.ts';
 import { systemClock } from './domain/clock.ts';
 import { buildApp } from './app.ts';
 import { ensureOwnerToken } from './admins/service.ts';
+import { issueFirstSignIn } from './admins/first-sign-in.ts';
 import { startPayoutWorker } from './payout/worker.ts';
 import { startWebhookWorker } from './webhooks/delivery.ts';
 import { chainPayoutForWorker } from './chain/claim-payout.ts';
@@ -19,8 +24,20 @@ import { chainObserverOf } from './metrics/registry.ts';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   // Lines of the process itself (start-up, database connections); requests log through Fastify.
-  const log = pino({ level: config.logLevel });
+  // Standard output with a bounded buffer, shared with the server's logger (src/logging/log-output.ts).
+  const log = pino({ level: config.logLevel }, processLogOutput(config.logBufferMaxBytes).stream);
+  // The port answers from now on: /healthz 200 while the process waits for its database as designed
+  // (an orchestrator must not kill it for that), /readyz and every other route 503.
+  const starting = await listenWhileStarting(config, log);
+  // SIGTERM/SIGINT while waiting: nothing is in flight yet, so the process just ends (exit 0).
+  const stopWhileStarting = (signal: string) => {
+    log.info({ signal }, 'stopping while starting');
+    void starting.close().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', stopWhileStarting);
+  process.once('SIGINT', stopWhileStarting);
   const { database, applied } = await openMigratedDatabaseOrExit(config, log);
+  starting.setWaitingReason('preparing the application');
   // The development chain's token is compiled before the app is built (once per data folder): its CPU
   // would otherwise hold up the first requests. The chain itself starts once the server answers.
   await prepareDevNetwork(database.db, config);
@@ -33,9 +50,12 @@ async function main(): Promise<void> {
     ...(payoutProgress && { payoutProgress }),
   });
   if (config.adminToken !== undefined) await ensureOwnerToken(database.db, config.adminToken, app.log);
+  const firstSignIn = await issueFirstSignIn(database.db, systemClock, config);
   app.log.info(
     {
       database: database.kind,
+      // On a Citus coordinator: how many workers and how the tables are spread (src/db/citus.ts).
+      citus: database.kind === 'postgres' ? await citusLayout(database.db) : undefined,
       migrationsApplied: applied,
       dataDir: database.kind === 'pglite' ? config.dataDir : undefined,
     },
@@ -77,10 +97,19 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
+  process.off('SIGTERM', stopWhileStarting);
+  process.off('SIGINT', stopWhileStarting);
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  // The app takes the listening socket over from the start-up server.
+  await app.listen(starting.handOver());
+  // For the person at the terminal (development, no operator yet): not a log line, and the code
+  // works once, for an hour (docs/operations.md "First hour").
+  if (firstSignIn)
+    process.stdout.write(
+      `\nConsole: ${config.publicBaseUrl}/console/\nFirst sign-in (one time, an hour, creates the OWNER): ${firstSignIn.url}\n\n`,
+    );
   // The operations port (METRICS_PORT): /metrics, /healthz and /readyz for scrapers and orchestrators.
   const metricsPort = config.metrics.port;
   operations =

@@ -128,7 +128,14 @@ async function claimIn(status: 'RESERVED' | 'FAILED'): Promise<string> {
     .execute();
   await ctx.database.db
     .insertInto('claim_events')
-    .values({ claim_id: id, from_status: null, to_status: status, reason: null, at: now })
+    .values({
+      partner_id: setup.partnerId,
+      claim_id: id,
+      from_status: null,
+      to_status: status,
+      reason: null,
+      at: now,
+    })
     .execute();
   return id;
 }
@@ -267,13 +274,52 @@ const cases: Record<string, Case> = {
       title: 'Run now',
       prizeAmount: '1',
       winnersCount: 1,
-      scheduledAt: '2026-11-22T00:00:00Z',
+      // Its tickets close now (a close in the past is refused, 3014): it may run at once.
+      scheduledAt: ctx.clock.now().toISOString(),
     })}/run`,
+  }),
+  'PATCH /admin/v1/draws/{id}': async () => ({
+    url: `/admin/v1/draws/${await created('/admin/v1/draws', {
+      budgetId: fixtures.drawBudget,
+      title: 'Retitled',
+      prizeAmount: '1',
+      winnersCount: 1,
+      scheduledAt: '2026-12-02T00:00:00Z',
+    })}`,
+    body: { titles: { ko: '추첨' } },
   }),
   'POST /admin/v1/chain-networks': async () => ({
     url: '/admin/v1/chain-networks',
     body: { name: 'second', chainId: CHAIN_ID, rpcUrl },
   }),
+  'PATCH /admin/v1/chain-networks/{id}': async () => ({
+    url: `/admin/v1/chain-networks/${await created('/admin/v1/chain-networks', { name: `steered-${sequence}`, chainId: CHAIN_ID, rpcUrl })}`,
+    body: { confirmations: 3, enabled: false },
+  }),
+  'DELETE /admin/v1/chain-networks/{id}': async () => ({
+    url: `/admin/v1/chain-networks/${await created('/admin/v1/chain-networks', { name: `unused-${sequence}`, chainId: CHAIN_ID, rpcUrl })}`,
+  }),
+  'POST /admin/v1/reward-wallets/{id}/recover': async () => {
+    // A wallet halted as the payout halts one after a reorg deeper than its confirmations.
+    const assetId = await created('/admin/v1/chain-assets', {
+      networkId: fixtures.chainNetwork,
+      symbol: `R${sequence}`,
+      name: 'Recovered',
+    });
+    const budgetId = await created('/admin/v1/budgets', {
+      type: 'FIXED',
+      assetId,
+      name: 'halted',
+      total: '1',
+    });
+    const walletId = await created(`/admin/v1/budgets/${budgetId}/reward-wallet`, {});
+    await ctx.database.db
+      .updateTable('reward_wallets')
+      .set({ halted_at: ctx.clock.now(), halted_reason: 'test: a reorg removed a confirmed transfer' })
+      .where('id', '=', walletId)
+      .execute();
+    return { url: `/admin/v1/reward-wallets/${walletId}/recover` };
+  },
   'POST /admin/v1/chain-assets': async () => ({
     url: '/admin/v1/chain-assets',
     body: { networkId: fixtures.chainNetwork, symbol: 'ETH2', name: 'Ether again' },
@@ -313,9 +359,22 @@ const cases: Record<string, Case> = {
       .execute();
     return { url: `/admin/v1/webhook-messages/${id}/resend` };
   },
+  // The demo campaign with the ledger asset (no dev chain here): its steps' rows carry this request's id.
+  'POST /admin/v1/demo': async () => ({
+    url: '/admin/v1/demo',
+    body: {
+      assetId: await created('/admin/v1/reward-assets', { symbol: 'DP', name: 'Demo points', decimals: 2 }),
+    },
+  }),
 };
 
 const MUTATING = ['post', 'put', 'patch', 'delete'];
+/**
+ * Under /admin/v1 but made by no operator: the development first sign-in exchanges the one-time
+ * code printed at start-up for the first OWNER credential, before any credential exists (and is
+ * refused once one does, as here). test/first-sign-in.security.test.ts proves it.
+ */
+const NOT_OPERATOR_WRITES = new Set(['POST /admin/v1/first-sign-in']);
 
 describe('the audit log covers every operator write', () => {
   it('every mutating /admin/v1 route of the OpenAPI document leaves a row with its request id', async () => {
@@ -329,12 +388,12 @@ describe('the audit log covers every operator write', () => {
       );
     // Sanity: the walk found the operator writes (a broken walk would prove nothing).
     expect(routes.length).toBeGreaterThan(25);
-    const missing = routes.filter((route) => cases[route] === undefined);
+    const missing = routes.filter((route) => cases[route] === undefined && !NOT_OPERATOR_WRITES.has(route));
     expect(missing, 'mutating routes without a case here (add one: their audit rows must be proved)').toEqual(
       [],
     );
     const unaudited: string[] = [];
-    for (const route of routes) {
+    for (const route of routes.filter((route) => !NOT_OPERATOR_WRITES.has(route))) {
       const method = route.slice(0, route.indexOf(' '));
       const { url, body } = await (cases[route] as Case)();
       const { response, requestId } = await call(method, url, body);

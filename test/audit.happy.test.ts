@@ -177,4 +177,27 @@ describe('audit log', () => {
     const keyEvent = (await events(`?entityType=partner_api_key&entityId=${key.id}`)).json().items[0];
     expect(keyEvent.after.key_hash).toBe('[redacted]');
   });
+  it('keeps every amount exact: a top-up of one base unit on 10^21 shows in before and after', async () => {
+    const asset = (
+      await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'WEI', name: 'Eighteen', decimals: 18 })
+    ).json();
+    const budget = (
+      await ctx.admin('POST', '/admin/v1/budgets', {
+        type: 'FIXED',
+        assetId: asset.id,
+        name: 'Big "1e3" pool 42',
+        total: '1000',
+      })
+    ).json();
+    const topUp = await ctx.admin('POST', `/admin/v1/budgets/${budget.id}/top-up`, {
+      amount: '0.000000000000000001',
+    });
+    expect(topUp.statusCode).toBe(200);
+    const [update] = (await events(`?entityType=budget&entityId=${budget.id}&action=update`)).json().items;
+    expect(update.before.total).toBe('1000000000000000000000');
+    expect(update.after.total).toBe('1000000000000000000001');
+    // Every number of a row image is its exact decimal string, so a field has one type whatever its size.
+    expect(typeof update.after.stripes).toBe('string');
+    expect(update.after.name).toBe('Big "1e3" pool 42');
+  });
 });

@@ -14,6 +14,7 @@ import { reserveMany } from '../src/budgets/reservations.ts';
 import { grantClaims } from '../src/claims/grants.ts';
 import type { Grant } from '../src/claims/grants.ts';
 import { linkUsers } from './link-users.ts';
+import { itUnless, needsPostgres } from './requirements.ts';
 
 let ctx: TestContext;
 let setup: MissionSetup;
@@ -362,7 +363,7 @@ describe('two rewarded missions completed by a crowd at once', () => {
 });
 
 describe('prepared statements', () => {
-  it.skipIf(!process.env.DATABASE_URL)(
+  itUnless(needsPostgres('prepared statements are a pg driver feature'))(
     'run the marked hot statements as named prepared statements, parsed once per connection',
     async () => {
       const names = await ctx.database.db.connection().execute(async (conn) => {

@@ -1,11 +1,13 @@
 // The hot-path caches never outlive a change: a revoked key, a disabled partner or a deactivated
 // promotion is refused at once by the process that made the change and within a second by every
-// other process (PostgreSQL NOTIFY, with a one-second TTL behind it).
+// other process (PostgreSQL NOTIFY, with a one-second TTL behind it; the test gives the NOTIFY ten
+// seconds on a process whose entries would live a minute, NOTIFY_BOUND_MS).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { partnerCall, setupMission, startSecondApp, startTestApp } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import type { App } from '../src/http/server.ts';
+import { describeUnless, needsPostgres } from './requirements.ts';
 
 let ctx: TestContext;
 
@@ -31,6 +33,14 @@ function callOn(
 }
 
 /** Polls until `check` holds; answers how long it took (ms), or fails after `limitMs`. */
+/**
+ * How soon another process must see an operator's write: a NOTIFY takes milliseconds on a quiet
+ * machine, and without it the second process would serve its entries for their whole minute
+ * (cacheTtlMs below). Ten seconds tells the two apart with room for a loaded CI machine, where a
+ * 1 s bound is one slow inject away from failing.
+ */
+const NOTIFY_BOUND_MS = 10_000;
+
 async function within(limitMs: number, check: () => Promise<boolean>): Promise<number> {
   const started = performance.now();
   while (performance.now() - started < limitMs) {
@@ -63,40 +73,43 @@ describe('hot-path caches in one process', () => {
   });
 });
 
-describe.skipIf(!process.env.DATABASE_URL)('hot-path caches across processes', () => {
-  it('another process refuses a revoked key, a disabled partner and an inactive promotion within a second', async () => {
-    // Entries that would live a minute: only the NOTIFY can make this process see the changes.
-    const second = await startSecondApp(ctx, { cacheTtlMs: 60_000 });
-    try {
-      const setup = await setupMission(ctx, { missionKey: 'shared' });
-      const body = { partnerUid: 's1', missionKey: 'shared', completed: false };
-      // The second process has everything cached.
-      expect((await callOn(second.app, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode).toBe(
-        200,
-      );
-      expect(
-        (await callOn(second.app, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=s1' }))
-          .statusCode,
-      ).toBe(200);
-
-      await ctx.admin('PATCH', `/admin/v1/promotions/${setup.promotionId}`, { status: 'INACTIVE' });
-      const promotionMs = await within(
-        1000,
-        async () =>
-          (await callOn(second.app, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode === 409,
-      );
-
-      const keys = (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/api-keys`)).json().items;
-      await ctx.admin('DELETE', `/admin/v1/partners/${setup.partnerId}/api-keys/${keys[0].id}`);
-      const keyMs = await within(
-        1000,
-        async () =>
+describeUnless(needsPostgres('two processes share one database only on PostgreSQL'))(
+  'hot-path caches across processes',
+  () => {
+    it('another process refuses a revoked key, a disabled partner and an inactive promotion long before its cache expires', async () => {
+      // Entries that would live a minute: only the NOTIFY can make this process see the changes.
+      const second = await startSecondApp(ctx, { cacheTtlMs: 60_000 });
+      try {
+        const setup = await setupMission(ctx, { missionKey: 'shared' });
+        const body = { partnerUid: 's1', missionKey: 'shared', completed: false };
+        // The second process has everything cached.
+        expect(
+          (await callOn(second.app, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode,
+        ).toBe(200);
+        expect(
           (await callOn(second.app, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=s1' }))
-            .statusCode === 401,
-      );
-      expect(Math.max(promotionMs, keyMs)).toBeLessThan(1000);
-    } finally {
-      await second.close();
-    }
-  });
-});
+            .statusCode,
+        ).toBe(200);
+
+        await ctx.admin('PATCH', `/admin/v1/promotions/${setup.promotionId}`, { status: 'INACTIVE' });
+        await within(
+          NOTIFY_BOUND_MS,
+          async () =>
+            (await callOn(second.app, setup, { method: 'POST', url: '/v1/achieve', body })).statusCode ===
+            409,
+        );
+
+        const keys = (await ctx.admin('GET', `/admin/v1/partners/${setup.partnerId}/api-keys`)).json().items;
+        await ctx.admin('DELETE', `/admin/v1/partners/${setup.partnerId}/api-keys/${keys[0].id}`);
+        await within(
+          NOTIFY_BOUND_MS,
+          async () =>
+            (await callOn(second.app, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=s1' }))
+              .statusCode === 401,
+        );
+      } finally {
+        await second.close();
+      }
+    });
+  },
+);

@@ -8,7 +8,6 @@ import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClaimChainPayout } from '../src/chain/claim-payout.ts';
 import type { ClaimChainPayout } from '../src/chain/claim-payout.ts';
-import { chainDb } from '../src/chain/schema.ts';
 import { runPayoutBatch } from '../src/payout/worker.ts';
 import { createAccount, partnerCall, sessionCookie, setupMission, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
@@ -53,7 +52,7 @@ async function completedClaim(budget: ChainBudget, amount: string, partnerUid = 
 
 async function bindWallet(accountId: string): Promise<Address> {
   const address = privateKeyToAccount(generatePrivateKey()).address;
-  await chainDb(ctx.database.db)
+  await ctx.database.db
     .insertInto('user_wallets')
     .values({
       account_id: accountId,
@@ -78,7 +77,7 @@ const historyOf = async (id: string) =>
       .execute()
   ).map((e) => [e.from_status, e.to_status, e.reason]);
 const payoutsOf = (claimId: string) =>
-  chainDb(ctx.database.db)
+  ctx.database.db
     .selectFrom('chain_payouts')
     .selectAll()
     .where('claim_id', '=', claimId)
@@ -243,5 +242,65 @@ describe('claims of a chain asset', () => {
     expect(second).toBeDefined();
     expect(await balanceOf(chain, budget.token, first)).toBe(3_000_000n);
     expect(await balanceOf(chain, budget.token, second as Address)).toBe(0n);
+  });
+});
+
+describe('a reorg deeper than the confirmations (issue #30 item 4)', () => {
+  it('re-opens the claims whose transfer is gone (SUCCEEDED -> REQUESTED), and recover makes them SUCCEEDED again, paid once', async () => {
+    const rpc = (method: string, params: unknown[] = []) =>
+      chain.client.request({ method: method as never, params: params as never });
+    const budget = await chainBudget(ctx, chain, { decimals: 6 });
+    const a = await completedClaim(budget, '2', 'reorg-a');
+    const addressA = await bindWallet(a.accountId);
+    const payout = createClaimChainPayout({ db: ctx.database.db, clock: ctx.clock, kek: TEST_KEK });
+    const snapshot = await rpc('evm_snapshot');
+    expect((await runUntil(payout, a.claimId, 'SUCCEEDED')).status).toBe('SUCCEEDED');
+    expect(await balanceOf(chain, budget.token, addressA)).toBe(2_000_000n);
+
+    // The chain loses the confirmed transfer; the next claim of the wallet finds the nonce behind.
+    await rpc('evm_revert', [snapshot]);
+    expect(await balanceOf(chain, budget.token, addressA)).toBe(0n);
+    const b = await completedClaim(budget, '3', 'reorg-b');
+    const addressB = await bindWallet(b.accountId);
+    for (let i = 0; i < 3; i++) await payout.run();
+    const wallet = await ctx.database.db
+      .selectFrom('reward_wallets')
+      .select(['halted_at'])
+      .where('id', '=', budget.walletId)
+      .executeTakeFirstOrThrow();
+    expect(wallet.halted_at).not.toBeNull();
+    // The claim no longer says SUCCEEDED: its transfer is not on chain.
+    const reopened = await claimOf(a.claimId);
+    expect(reopened.status).toBe('REQUESTED');
+    expect(reopened.attempts).toBe(0);
+    expect((await historyOf(a.claimId)).slice(-2)).toEqual([
+      ['REQUESTED', 'SUCCEEDED', 'chain'],
+      ['SUCCEEDED', 'REQUESTED', expect.stringMatching(/reorg deeper than the confirmations/)],
+    ]);
+    expect(await payoutsOf(a.claimId)).toEqual([
+      expect.objectContaining({ status: 'BROADCAST', mined_tx_hash: null, nonce: 0 }),
+    ]);
+    expect((await claimOf(b.claimId)).status).toBe('REQUESTED');
+    expect(await payoutsOf(b.claimId)).toEqual([]);
+    // While halted, nothing is sent and nothing says SUCCEEDED.
+    for (let i = 0; i < 3; i++) await payout.run();
+    expect(await balanceOf(chain, budget.token, addressA)).toBe(0n);
+    expect((await claimOf(a.claimId)).status).toBe('REQUESTED');
+
+    const recovered = await ctx.admin('POST', `/admin/v1/reward-wallets/${budget.walletId}/recover`);
+    expect(recovered.statusCode).toBe(200);
+    expect(recovered.json()).toMatchObject({
+      chainNonce: 0,
+      resent: [expect.objectContaining({ claimId: a.claimId, nonce: 0 })],
+    });
+    expect((await runUntil(payout, a.claimId, 'SUCCEEDED')).status).toBe('SUCCEEDED');
+    expect((await runUntil(payout, b.claimId, 'SUCCEEDED')).status).toBe('SUCCEEDED');
+    for (let i = 0; i < 3; i++) await payout.run();
+    // Paid once each: the same signed transaction (nonce 0) for A, the next nonce for B.
+    expect(await balanceOf(chain, budget.token, addressA)).toBe(2_000_000n);
+    expect(await balanceOf(chain, budget.token, addressB)).toBe(3_000_000n);
+    expect((await payoutsOf(a.claimId)).map((p) => [p.status, Number(p.nonce)])).toEqual([['CONFIRMED', 0]]);
+    expect((await payoutsOf(b.claimId)).map((p) => [p.status, Number(p.nonce)])).toEqual([['CONFIRMED', 1]]);
+    expect((await historyOf(a.claimId)).slice(-1)).toEqual([['REQUESTED', 'SUCCEEDED', 'chain']]);
   });
 });

@@ -3,13 +3,13 @@
 // then restarted, and two workers at once, leave on-chain balances equal to the CONFIRMED payouts,
 // every nonce used once, and no transfer twice.
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ChainClaim } from '../src/chain/outbox.ts';
-import { chainDb } from '../src/chain/schema.ts';
 import { startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
 import { balanceOf, chainBudget, startTestChain, TEST_KEK, userWithWallet } from './chain/chain-fixture.ts';
 import type { ChainBudget } from './chain/chain-fixture.ts';
+import { describeUnless, needsPostgres } from './requirements.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 let ctx: TestContext;
@@ -66,7 +66,7 @@ async function makeClaims(prefix: string, count: number) {
 async function expectPaidExactlyOnce(users: Array<{ address: `0x${string}` }>, claims: ChainClaim[]) {
   for (const [i, user] of users.entries())
     expect(await balanceOf(chain, budget.token, user.address)).toBe(BigInt(claims[i]?.amount ?? 0));
-  const rows = await chainDb(ctx.database.db)
+  const rows = await ctx.database.db
     .selectFrom('chain_payouts')
     .select(['claim_id', 'status'])
     .where('wallet_id', '=', budget.walletId)
@@ -74,7 +74,7 @@ async function expectPaidExactlyOnce(users: Array<{ address: `0x${string}` }>, c
   const mine = rows.filter((r) => claims.some((c) => c.claimId === r.claim_id));
   expect(mine).toHaveLength(claims.length);
   expect(mine.every((r) => r.status === 'CONFIRMED')).toBe(true);
-  const nonces = await chainDb(ctx.database.db)
+  const nonces = await ctx.database.db
     .selectFrom('reward_wallet_nonces')
     .select('next_nonce')
     .where('wallet_id', '=', budget.walletId)
@@ -85,38 +85,41 @@ async function expectPaidExactlyOnce(users: Array<{ address: `0x${string}` }>, c
   expect(rows).toHaveLength(Number(nonces.next_nonce));
 }
 
-describe.skipIf(!onPostgres)('a worker killed with SIGKILL, then restarted', () => {
-  for (const step of ['signed', 'broadcast', 'mined'] as const) {
-    it(`after ${step === 'mined' ? 'mining, before its confirm commit' : step === 'signed' ? 'signing, before broadcast' : 'broadcasting'}: every claim is paid exactly once`, async () => {
-      const { users, claims } = await makeClaims(`crash_${step}`, 8);
-      const first = startWorker(claims, step);
-      expect(await first.saw(`HOLD ${step}`)).toBe(true);
-      first.child.kill('SIGKILL');
-      await first.exited;
-      const rows = await chainDb(ctx.database.db)
-        .selectFrom('chain_payouts')
-        .select(['status'])
-        .where(
-          'claim_id',
-          'in',
-          claims.map((c) => c.claimId),
-        )
-        .execute();
-      expect(rows).toHaveLength(8);
-      // Killed before any payout's confirm committed: none is CONFIRMED yet, whatever the chain did.
-      expect(rows.every((r) => r.status !== 'CONFIRMED')).toBe(true);
-      const paidBefore = await balanceOf(chain, budget.token, users[0]?.address as `0x${string}`);
-      expect(paidBefore).toBe(step === 'signed' ? 0n : 100n);
-      const second = startWorker(claims);
-      expect(await second.exited).toBe(0);
+describeUnless(needsPostgres('a killed worker process needs a database of its own'))(
+  'a worker killed with SIGKILL, then restarted',
+  () => {
+    for (const step of ['signed', 'broadcast', 'mined'] as const) {
+      it(`after ${step === 'mined' ? 'mining, before its confirm commit' : step === 'signed' ? 'signing, before broadcast' : 'broadcasting'}: every claim is paid exactly once`, async () => {
+        const { users, claims } = await makeClaims(`crash_${step}`, 8);
+        const first = startWorker(claims, step);
+        expect(await first.saw(`HOLD ${step}`)).toBe(true);
+        first.child.kill('SIGKILL');
+        await first.exited;
+        const rows = await ctx.database.db
+          .selectFrom('chain_payouts')
+          .select(['status'])
+          .where(
+            'claim_id',
+            'in',
+            claims.map((c) => c.claimId),
+          )
+          .execute();
+        expect(rows).toHaveLength(8);
+        // Killed before any payout's confirm committed: none is CONFIRMED yet, whatever the chain did.
+        expect(rows.every((r) => r.status !== 'CONFIRMED')).toBe(true);
+        const paidBefore = await balanceOf(chain, budget.token, users[0]?.address as `0x${string}`);
+        expect(paidBefore).toBe(step === 'signed' ? 0n : 100n);
+        const second = startWorker(claims);
+        expect(await second.exited).toBe(0);
+        await expectPaidExactlyOnce(users, claims);
+      });
+    }
+
+    it('two workers at once on the same claims pay each claim once', async () => {
+      const { users, claims } = await makeClaims('pair', 12);
+      const [a, b] = [startWorker(claims), startWorker(claims)];
+      expect([await a.exited, await b.exited]).toEqual([0, 0]);
       await expectPaidExactlyOnce(users, claims);
     });
-  }
-
-  it('two workers at once on the same claims pay each claim once', async () => {
-    const { users, claims } = await makeClaims('pair', 12);
-    const [a, b] = [startWorker(claims), startWorker(claims)];
-    expect([await a.exited, await b.exited]).toEqual([0, 0]);
-    await expectPaidExactlyOnce(users, claims);
-  });
-});
+  },
+);

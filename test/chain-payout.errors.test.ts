@@ -9,7 +9,6 @@ import { encodeAbiParameters, keccak256 } from 'viem';
 import type { Address } from 'viem';
 import { createChainPayout } from '../src/chain/outbox.ts';
 import type { ClaimOutcome } from '../src/chain/outbox.ts';
-import { chainDb } from '../src/chain/schema.ts';
 import { createNetwork } from '../src/chain/service.ts';
 import { startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
@@ -27,7 +26,7 @@ afterAll(async () => {
 });
 
 const payoutOf = (claimId: string) =>
-  chainDb(ctx.database.db)
+  ctx.database.db
     .selectFrom('chain_payouts')
     .selectAll()
     .where('claim_id', '=', claimId)
@@ -186,7 +185,7 @@ describe('transactions that do not stick', () => {
       expect(await payout.runCycle()).toEqual([]);
       const [row] = await payoutOf('clm_stuck');
       expect(row).toMatchObject({ replacements: 1, nonce: 0 });
-      const txs = await chainDb(ctx.database.db)
+      const txs = await ctx.database.db
         .selectFrom('chain_payout_txs')
         .selectAll()
         .where('payout_id', '=', row?.id as string)
@@ -203,7 +202,7 @@ describe('transactions that do not stick', () => {
     ]);
     expect(await balanceOf(chain, budget.token, user.address)).toBe(99n);
     const [row] = await payoutOf('clm_stuck');
-    const txs = await chainDb(ctx.database.db)
+    const txs = await ctx.database.db
       .selectFrom('chain_payout_txs')
       .select(['tx_hash', 'status'])
       .where('payout_id', '=', row?.id as string)
@@ -260,8 +259,13 @@ describe('the RPC endpoint down', () => {
     };
     try {
       await down();
-      // Down before signing: the batch fails as a whole, nothing is signed, no nonce is used.
-      await expect(payout.payClaims([claim])).rejects.toThrow();
+      // Down before signing: the claim waits on its network (no failure, no attempt), nothing is
+      // signed, no nonce is used.
+      expect(await payout.payClaims([claim])).toMatchObject({
+        signed: [],
+        failed: [],
+        waitingForNetwork: ['clm_rpcdown'],
+      });
       expect(await payoutOf('clm_rpcdown')).toEqual([]);
       await up(port);
       // Down between signing and broadcast: the signed transaction waits in the outbox.
@@ -276,7 +280,7 @@ describe('the RPC endpoint down', () => {
       expect(await payoutOf('clm_rpcdown')).toEqual([
         expect.objectContaining({ status: 'SIGNED', last_error: expect.any(String) }),
       ]);
-      expect(await payout.runCycle().catch(() => [])).toEqual([]);
+      expect(await payout.runCycle()).toEqual([]);
       await up(port);
       ctx.clock.advance(16_000);
       expect(await settle(payout, 2)).toEqual([

@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChainPayout } from '../src/chain/outbox.ts';
 import type { ClaimOutcome } from '../src/chain/outbox.ts';
-import { chainDb } from '../src/chain/schema.ts';
 import { startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
 import { balanceOf, chainBudget, startTestChain, TEST_KEK, userWithWallet } from './chain/chain-fixture.ts';
@@ -49,12 +48,12 @@ describe('chain payout: amounts arrive exactly', () => {
       const result = await payout.payClaims([
         { claimId, budgetId: budget.budgetId, accountId: user.accountId, amount: kind.amount },
       ]);
-      expect(result).toEqual({ signed: [claimId], waitingForWallet: [], failed: [] });
+      expect(result).toEqual({ signed: [claimId], waitingForWallet: [], failed: [], waitingForNetwork: [] });
       const outcomes = await settleAll(payout, 1);
       expect(outcomes).toEqual([expect.objectContaining({ claimId, status: 'SUCCEEDED', reason: null })]);
       expect(settled).toEqual(outcomes);
       expect((await balanceOf(chain, budget.token, user.address)) - before).toBe(BigInt(kind.amount));
-      const row = await chainDb(ctx.database.db)
+      const row = await ctx.database.db
         .selectFrom('chain_payouts')
         .selectAll()
         .where('claim_id', '=', claimId)
@@ -89,7 +88,7 @@ describe('chain payout: amounts arrive exactly', () => {
     }));
     const result = await payout.payClaims(claims);
     expect(result.signed).toHaveLength(40);
-    const rows = await chainDb(ctx.database.db)
+    const rows = await ctx.database.db
       .selectFrom('chain_payouts')
       .select(['nonce'])
       .where('wallet_id', '=', budget.walletId)

@@ -6,7 +6,6 @@ import { encodeFunctionData, erc20Abi } from 'viem';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createChainPayout } from '../src/chain/outbox.ts';
-import { chainDb } from '../src/chain/schema.ts';
 import { resolveWalletKek } from '../src/chain/signer.ts';
 import { createAccount, sessionCookie, setupMission, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
@@ -197,7 +196,7 @@ describe('operators: networks, assets, wallets', () => {
     expect(answers.join('\n').toLowerCase()).not.toContain(secret);
     expect(JSON.stringify(ctx.logs).toLowerCase()).not.toContain(secret);
     expect(ctx.logs.length).toBeGreaterThan(0);
-    const stored = await chainDb(ctx.database.db)
+    const stored = await ctx.database.db
       .selectFrom('reward_wallets')
       .select('encrypted_key')
       .where('budget_id', '=', budgetId)
@@ -299,7 +298,7 @@ describe('users bind a wallet by signing a SIWE challenge', () => {
     expect(await chain.tokenBalance(token, first.address)).toBe(3_000_000n);
     expect(await chain.tokenBalance(token, second.address)).toBe(0n);
     expect((await user('GET', '/v1/me/wallet')).json()).toMatchObject({ address: second.address });
-    const history = await chainDb(ctx.database.db)
+    const history = await ctx.database.db
       .selectFrom('user_wallet_events')
       .select(['address', 'previous_address'])
       .where('account_id', '=', accountId)
@@ -320,7 +319,7 @@ describe('reconciliation', () => {
       .items.find((w) => w.budgetId === tokenBudgetId);
     expect(mine).toMatchObject({ confirmedPayouts: 1, differences: [] });
     // Someone uses the wallet's key outside the service.
-    const wallet = await chainDb(ctx.database.db)
+    const wallet = await ctx.database.db
       .selectFrom('reward_wallets')
       .select('address')
       .where('budget_id', '=', tokenBudgetId)

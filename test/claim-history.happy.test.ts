@@ -9,7 +9,7 @@ import { runPayoutBatch } from '../src/payout/worker.ts';
 import { ledgerProvider } from '../src/payout/ledger.ts';
 import type { PayoutProvider } from '../src/payout/ledger.ts';
 import { expireReservations } from '../src/claims/expiry.ts';
-import { requestClaimsOfLinkedUsers } from '../src/payout/link-sweep.ts';
+import { grantRewardsOfRecentLinks } from '../src/payout/link-sweep.ts';
 import { retryDelayMs } from '../src/domain/claims.ts';
 
 let ctx: TestContext;
@@ -78,7 +78,14 @@ async function legacyReservedClaim(partnerUid: string, createdAt: Date): Promise
     .execute();
   await ctx.database.db
     .insertInto('claim_events')
-    .values({ claim_id: id, from_status: null, to_status: 'RESERVED', reason: null, at: createdAt })
+    .values({
+      partner_id: setup.partnerId,
+      claim_id: id,
+      from_status: null,
+      to_status: 'RESERVED',
+      reason: null,
+      at: createdAt,
+    })
     .execute();
   return id;
 }
@@ -86,8 +93,12 @@ async function legacyReservedClaim(partnerUid: string, createdAt: Date): Promise
 /** Claims whose latest history row does not name their status (none, when status and history move together). */
 async function claimsOutOfStep() {
   const { rows } = await sql<{ id: string; status: string; last: string | null }>`
-    SELECT c.id, c.status, (SELECT e.to_status FROM claim_events e WHERE e.claim_id = c.id ORDER BY e.id DESC LIMIT 1) AS last
-    FROM claims c`.execute(ctx.database.db);
+    SELECT c.id, c.status, l.to_status AS last
+    FROM claims c
+    -- Each claim's latest row, by a join (Citus runs no correlated sub-query over a distributed
+    -- table, which claim_events is there: docs/scaling.md "On Citus").
+    LEFT JOIN (SELECT DISTINCT ON (e.claim_id) e.claim_id, e.to_status FROM claim_events e ORDER BY e.claim_id, e.id DESC) l
+      ON l.claim_id = c.id`.execute(ctx.database.db);
   return rows.filter((r) => r.last !== r.status);
 }
 
@@ -124,12 +135,22 @@ describe('claim status and history', () => {
         created_at: ctx.clock.now(),
       })
       .execute();
-    expect(await requestClaimsOfLinkedUsers(ctx.database.db, ctx.clock)).toBe(1);
+    expect(await grantRewardsOfRecentLinks(ctx.database.db, ctx.clock)).toBe(1);
     const reject = await ctx.admin('POST', `/admin/v1/claims/${rejected}/reject`, { reason: 'fraud' });
     expect(reject.statusCode).toBe(204);
 
     expect(await statusOf(expired)).toBe('REJECTED');
     expect(await statusOf(linked)).toBe('REQUESTED');
+    // The sweep gave the claim its user's account from the link.
+    expect(
+      (
+        await ctx.database.db
+          .selectFrom('claims')
+          .select('account_id')
+          .where('id', '=', linked)
+          .executeTakeFirstOrThrow()
+      ).account_id,
+    ).toBe(accountId);
     expect(await statusOf(rejected)).toBe('REJECTED');
     expect(await claimsOutOfStep()).toEqual([]);
     const history = (await ctx.admin('GET', `/admin/v1/claims/${retried}/history`)).json().items;
@@ -140,6 +161,42 @@ describe('claim status and history', () => {
       'FAILED>REQUESTED',
       'REQUESTED>SUCCEEDED',
     ]);
+  });
+
+  it("every history and ledger row carries its claim's partner_id, and may not name another", async () => {
+    // Migration 0039 (docs/scaling.md "Money on Citus"): the column the money tables are to be
+    // sharded on, written by every path above (grant, transitions, ledger) and kept by foreign keys.
+    const { rows } = await sql<Record<string, string>>`
+      SELECT (SELECT count(*) FROM claim_events)::text AS events,
+             (SELECT count(*) FROM claim_events e
+              LEFT JOIN claims c ON c.id = e.claim_id AND c.partner_id = e.partner_id WHERE c.id IS NULL)::text AS events_astray,
+             (SELECT count(*) FROM ledger_transfers)::text AS transfers,
+             (SELECT count(*) FROM ledger_transfers t
+              LEFT JOIN claims c ON c.id = t.claim_id AND c.partner_id = t.partner_id WHERE c.id IS NULL)::text AS transfers_astray,
+             (SELECT count(*) FROM ledger_entries)::text AS entries,
+             (SELECT count(*) FROM ledger_entries e
+              LEFT JOIN ledger_transfers t ON t.id = e.transfer_id AND t.partner_id = e.partner_id WHERE t.id IS NULL)::text AS entries_astray`.execute(
+      ctx.database.db,
+    );
+    const counts = rows[0] as Record<string, string>;
+    expect(Number(counts.events)).toBeGreaterThan(0);
+    expect(Number(counts.transfers)).toBeGreaterThan(0);
+    expect(counts.entries).toBe(String(2 * Number(counts.transfers)));
+    expect([counts.events_astray, counts.transfers_astray, counts.entries_astray]).toEqual(['0', '0', '0']);
+    const [claim] = await ctx.database.db.selectFrom('claims').select('id').limit(1).execute();
+    await expect(
+      ctx.database.db
+        .insertInto('claim_events')
+        .values({
+          partner_id: 'ptn_other',
+          claim_id: claim?.id ?? '',
+          from_status: null,
+          to_status: 'RESERVED',
+          reason: null,
+          at: ctx.clock.now(),
+        })
+        .execute(),
+    ).rejects.toThrow(/foreign key/);
   });
 
   it('a retry whose history cannot be written leaves the claim FAILED (one statement, not two)', async () => {

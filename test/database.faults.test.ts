@@ -7,12 +7,13 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPostgres } from '../src/db/connection.ts';
 import type { Database } from '../src/db/connection.ts';
 import { createOwnPostgres, ownPostgresUnavailable, postgresBinDir } from './own-postgres.ts';
 import type { OwnPostgres } from './own-postgres.ts';
 import { freePort } from './free-port.ts';
+import { describeUnless, firstReason, needsPostgres } from './requirements.ts';
 
 const bin = postgresBinDir();
 const cannotRun = ownPostgresUnavailable();
@@ -70,7 +71,7 @@ const suite =
       ? 'database faults'
       : 'database faults (skipped on the PGlite pass: runs when DATABASE_URL is set)';
 
-describe.skipIf(cannotRun !== undefined || !onPostgresPass)(suite, () => {
+describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL pass')))(suite, () => {
   let cluster: OwnPostgres;
   let databaseUrl: string;
   let service: Proc;
@@ -154,6 +155,10 @@ describe.skipIf(cannotRun !== undefined || !onPostgresPass)(suite, () => {
       SHUTDOWN_TIMEOUT_MS: '1500',
       DATABASE_LOCK_TIMEOUT_MS: '0',
       DATABASE_STATEMENT_TIMEOUT_MS: '0',
+      // The test is about the database's faults: a loaded machine starves the process for a whole
+      // sample at times (eventLoopDelay Infinity), and the event-loop shedding then refused the
+      // set-up's admin calls (seen once in this round). Kept out of the way, as for in-process tests.
+      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
     });
     worker = startProcess('src/payout/worker-cli.ts', common);
     // The LISTEN connection for cache flushes, opened while the database is down, keeps trying.
@@ -161,11 +166,17 @@ describe.skipIf(cannotRun !== undefined || !onPostgresPass)(suite, () => {
     stopListening = await listener.listen(CHANNEL, (payload) => heard.push(payload));
     const waiting = (proc: Proc) =>
       proc.lines().some((l) => l.msg === 'database not reachable yet; retrying');
-    await until('both processes log that they wait', () => waiting(service) && waiting(worker), 60_000);
+    // Two processes loading their TypeScript through tsx on a loaded 2-core machine took more than a
+    // minute to say anything once in this round: two minutes, within the test's three.
+    await until('both processes log that they wait', () => waiting(service) && waiting(worker), 120_000);
     expect(alive(service) && alive(worker)).toBe(true);
 
     await cluster.start();
-    await until('the service is ready', ready, 60_000);
+    // The service's own last lines in the failure: it may have exited (it did once, on a race in the
+    // migrator that test/migrate.concurrency.test.ts now covers).
+    await until('the service is ready', ready, 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}; the service's last output:\n${service.output().slice(-4000)}`);
+    });
     await until(
       'the worker has started',
       () => worker.lines().some((l) => l.msg === 'payout worker started'),
@@ -175,7 +186,7 @@ describe.skipIf(cannotRun !== undefined || !onPostgresPass)(suite, () => {
     await until('the listener hears a NOTIFY', () => notifyAndHear('after start'), 10_000);
     expect(listenLines).toContain('listen connection failed; retrying');
     expect(listenLines).toContain('listen connection restored');
-  }, 180_000);
+  }, 300_000);
 
   it('restart, crash and terminated sessions under traffic: both processes survive, 503 meanwhile, invariants hold', async () => {
     expect(alive(service)).toBe(true);
@@ -268,7 +279,7 @@ describe.skipIf(cannotRun !== undefined || !onPostgresPass)(suite, () => {
       await sleep(700);
       await inject();
       // Once the database is back, the service answers again within a few seconds.
-      servedAgainWithin[name] = await until(`ready after ${name}`, ready, 10_000);
+      servedAgainWithin[name] = await until(`ready after ${name}`, ready, 30_000);
       expect(alive(service), `service alive after ${name}`).toBe(true);
       expect(alive(worker), `worker alive after ${name}`).toBe(true);
     };
@@ -282,14 +293,24 @@ describe.skipIf(cannotRun !== undefined || !onPostgresPass)(suite, () => {
       expect(await cluster.terminateBackends()).toBeGreaterThan(0);
     });
     await sleep(700);
+    // Traffic goes on until more than 50 reports were answered 200 (at most a minute), so that the
+    // invariants below are checked against real work: on a loaded machine a fixed pause left too few
+    // (27 once in this round).
+    await until(
+      'more than 50 reports answered 200',
+      () => answers.filter((a) => a.status === 200).length > 50,
+      60_000,
+    );
     driving = false;
     await traffic;
 
     expect(alive(service) && alive(worker)).toBe(true);
     await until('the listener hears a NOTIFY again', () => notifyAndHear('after faults'), 10_000);
     expect(listenLines).toContain('listen connection lost; reconnecting');
-    // Measured about 0.1 s on a quiet machine; the bound leaves room for a loaded one.
-    for (const ms of Object.values(servedAgainWithin)) expect(ms).toBeLessThan(5000);
+    // Measured about 0.1 s on a quiet machine. The bound is a hundred times that, for a loaded CI
+    // machine; what it catches is a service that stays unready for many seconds after the database
+    // is back (dead pool connections kept until an idle timeout, a probe stuck on a dead socket).
+    for (const ms of Object.values(servedAgainWithin)) expect(ms).toBeLessThan(10_000);
     // Every answer is a 200 or a retryable 503 with the error body; never a 500 or a dropped connection.
     const unexpected = answers.filter((a) => a.status !== 200 && a.status !== 503);
     expect(unexpected.slice(0, 5)).toEqual([]);
@@ -347,7 +368,7 @@ describe.skipIf(cannotRun !== undefined || !onPostgresPass)(suite, () => {
     } finally {
       await check.end();
     }
-  }, 120_000);
+  }, 240_000);
 
   it('shutdown is bounded: with a request stuck on a lock, SIGTERM exits after SHUTDOWN_TIMEOUT_MS, logged', async () => {
     expect(alive(service)).toBe(true);
@@ -364,7 +385,9 @@ describe.skipIf(cannotRun !== undefined || !onPostgresPass)(suite, () => {
       const signalled = Date.now();
       service.child.kill('SIGTERM');
       expect(await service.exited).toBe(1);
-      expect(Date.now() - signalled).toBeLessThan(6000);
+      // SHUTDOWN_TIMEOUT_MS is 1.5 s; without the bound the process would wait for ever (the lock is
+      // held until this test releases it), so 15 s tells the two apart with room for a loaded machine.
+      expect(Date.now() - signalled).toBeLessThan(15_000);
       expect(service.lines().some((l) => l.msg === 'shutdown timed out; exiting anyway')).toBe(true);
       await stuck;
     } finally {

@@ -7,7 +7,6 @@ import { loadConfig, parseDevChain } from '../src/config.ts';
 import { createClaimChainPayout } from '../src/chain/claim-payout.ts';
 import type { DevChain } from '../src/chain/dev-chain.ts';
 import { DEV_ASSET_ID, DEV_NETWORK_ID, startDevNetwork } from '../src/chain/dev-network.ts';
-import { chainDb } from '../src/chain/schema.ts';
 import { buildApp } from '../src/app.ts';
 import { ADMIN_TOKEN, partnerCall, setupMission, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
@@ -26,9 +25,13 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const cdb = () => chainDb(ctx.database.db);
 const payoutsOf = (claimId: string) =>
-  cdb().selectFrom('chain_payouts').selectAll().where('claim_id', '=', claimId).orderBy('nonce').execute();
+  ctx.database.db
+    .selectFrom('chain_payouts')
+    .selectAll()
+    .where('claim_id', '=', claimId)
+    .orderBy('nonce')
+    .execute();
 
 const claimStatus = async (id: string) =>
   (await ctx.database.db.selectFrom('claims').select('status').where('id', '=', id).executeTakeFirstOrThrow())
@@ -70,7 +73,7 @@ describe('the development chain at start', () => {
   it('registers itself and its token, funds wallets, and after a restart pays again what was lost', async () => {
     chain = await startDevNetwork(ctx.database.db, ctx.clock, devConfig(), silent);
     expect(chain).toBeDefined();
-    const asset = await cdb()
+    const asset = await ctx.database.db
       .selectFrom('chain_assets')
       .selectAll()
       .where('asset_id', '=', DEV_ASSET_ID)
@@ -120,10 +123,10 @@ describe('the development chain at start', () => {
     const firstRpcUrl = chain?.rpcUrl;
     chain = await startDevNetwork(ctx.database.db, ctx.clock, devConfig(), silent);
     expect(chain?.rpcUrl).not.toBe(firstRpcUrl);
-    const network = await cdb().selectFrom('chain_networks').selectAll().execute();
+    const network = await ctx.database.db.selectFrom('chain_networks').selectAll().execute();
     expect(network).toEqual([expect.objectContaining({ id: DEV_NETWORK_ID, rpc_url: chain?.rpcUrl })]);
     expect(
-      await cdb()
+      await ctx.database.db
         .selectFrom('chain_assets')
         .select('token_address')
         .where('asset_id', '=', DEV_ASSET_ID)
@@ -133,9 +136,17 @@ describe('the development chain at start', () => {
     expect((await payoutsOf(second)).map((p) => p.status)).toEqual(['REVERTED']);
     expect(await balanceOf(chain as DevChain, token, user.address)).toBe(0n);
 
-    expect(
-      (await ctx.admin('POST', `/admin/v1/budgets/${budgetId}/reward-wallet/dev-faucet`, {})).json(),
-    ).toMatchObject({ tokenBalance: '1000' });
+    // The reset is detected (block 0 differs): the payout confirmed on the earlier chain is marked
+    // lost with it, and the wallet is funded again with what it owes (3) plus the faucet's 1000.
+    const [row] = await ctx.database.db.selectFrom('chain_networks').selectAll().execute();
+    expect(row?.reset_at).not.toBeNull();
+    expect((await payoutsOf(first)).map((p) => [p.status, p.lost_with_chain_at !== null])).toEqual([
+      ['CONFIRMED', true],
+    ]);
+    expect((await ctx.admin('GET', `/admin/v1/budgets/${budgetId}/reward-wallet`)).json()).toMatchObject({
+      tokenBalance: '1003',
+      warning: null,
+    });
     const restarted = createClaimChainPayout({ db: ctx.database.db, clock: ctx.clock, kek: TEST_KEK });
     for (let i = 0; i < 10 && (await claimStatus(second)) !== 'SUCCEEDED'; i++) await restarted.run();
     expect(await claimStatus(second)).toBe('SUCCEEDED');
@@ -148,7 +159,7 @@ describe('the development chain at start', () => {
 
   it('the faucet refuses a wallet of another network, and exists only with DEV_CHAIN', async () => {
     const now = ctx.clock.now();
-    await cdb()
+    await ctx.database.db
       .insertInto('chain_networks')
       .values({
         id: 'net_other',
@@ -198,6 +209,13 @@ describe('the development chain at start', () => {
     await chain?.stop();
     chain = undefined;
     expect(await startDevNetwork(ctx.database.db, ctx.clock, devConfig(), silent)).toBeUndefined();
+    // Its row is not left with a dead URL in force: in use (a wallet), so it is disabled.
+    const devNetwork = await ctx.database.db
+      .selectFrom('chain_networks')
+      .select('disabled_at')
+      .where('id', '=', DEV_NETWORK_ID)
+      .executeTakeFirstOrThrow();
+    expect(devNetwork.disabled_at).not.toBeNull();
     expect(
       await startDevNetwork(ctx.database.db, ctx.clock, { ...devConfig(), devChain: false }, silent),
     ).toBeUndefined();

@@ -66,7 +66,8 @@ describe('lucky draw', () => {
       title: 'Winter draw',
       prizeAmount: '10',
       winnersCount: 3,
-      scheduledAt: '2026-11-23T00:00:00Z',
+      // Its tickets close now: the draw may run at once.
+      scheduledAt: '2026-11-22T03:00:00Z',
     });
     expect(created.statusCode, created.body).toBe(201);
     const draw = created.json();
@@ -182,5 +183,65 @@ describe('lucky draw', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/v1/draws/drw_nope' })).json().name).toBe(
       'NOT_FOUND_DRAW',
     );
+  });
+});
+
+describe('titles per language (issue #31 item 9)', () => {
+  it("are kept, served in the reader's language on the public page (falling back like promotions), and can be changed", async () => {
+    const created = await ctx.admin('POST', '/admin/v1/draws', {
+      budgetId,
+      title: 'Winter draw',
+      titles: { ko: '겨울 추첨', th: 'จับรางวัลฤดูหนาว', 'zh-TW': '冬季抽獎' },
+      prizeAmount: '1',
+      winnersCount: 1,
+      scheduledAt: '2026-12-24T00:00:00Z',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const draw = created.json();
+    // The operator reads the default title and every language's.
+    expect(draw).toMatchObject({
+      title: 'Winter draw',
+      titles: { ko: '겨울 추첨', th: 'จับรางวัลฤดูหนาว', 'zh-TW': '冬季抽獎' },
+    });
+    const publicTitle = async (query: string, headers: Record<string, string> = {}) =>
+      (await ctx.app.inject({ method: 'GET', url: `/v1/draws/${draw.id}${query}`, headers })).json().title;
+    expect(await publicTitle('?lang=ko')).toBe('겨울 추첨');
+    expect(await publicTitle('?lang=zh-Hant')).toBe('冬季抽獎');
+    // No Japanese title: the default one.
+    expect(await publicTitle('?lang=ja')).toBe('Winter draw');
+    expect(await publicTitle('', { 'accept-language': 'th-TH,en;q=0.5' })).toBe('จับรางวัลฤดูหนาว');
+    expect(await publicTitle('')).toBe('Winter draw');
+    // ?lang= wins over Accept-Language, as on /v1/me/missions.
+    expect(await publicTitle('?lang=ko', { 'accept-language': 'th' })).toBe('겨울 추첨');
+
+    // A PATCH with titles replaces them all; the title alone changes the fallback.
+    const patched = await ctx.admin('PATCH', `/admin/v1/draws/${draw.id}`, {
+      title: 'Holiday draw',
+      titles: { ja: '冬の抽選' },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json()).toMatchObject({ title: 'Holiday draw', titles: { ja: '冬の抽選' } });
+    expect(await publicTitle('?lang=ja')).toBe('冬の抽選');
+    expect(await publicTitle('?lang=ko')).toBe('Holiday draw');
+    // Nothing that takes part in the draw changed.
+    expect(patched.json()).toMatchObject({
+      commitment: draw.commitment,
+      closesAt: draw.closesAt,
+      prizeAmount: '1',
+    });
+    // Refusals: an unknown language, an empty title, an empty body, an unknown draw.
+    for (const [body, status, code] of [
+      [{ titles: { fr: 'Tirage' } }, 400, 3000],
+      [{ titles: { ko: '' } }, 400, 3000],
+      [{}, 400, 3000],
+      [{ closesAt: '2027-01-01T00:00:00Z' }, 400, 3000],
+    ] as const) {
+      const refused = await ctx.admin('PATCH', `/admin/v1/draws/${draw.id}`, body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(status);
+      expect(refused.json()).toMatchObject({ code, name: expect.any(String), message: expect.any(String) });
+    }
+    const unknown = await ctx.admin('PATCH', '/admin/v1/draws/drw_nope', { title: 'x' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 3506, name: 'NOT_FOUND_DRAW' });
   });
 });

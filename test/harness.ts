@@ -16,6 +16,7 @@ import { ensureOwnerToken } from '../src/admins/service.ts';
 import { SESSION_COOKIE } from '../src/http/session.ts';
 import { startSession } from '../src/sessions/service.ts';
 import type { PayoutProgress } from '../src/metrics/payout-progress.ts';
+import { dropCitusDatabase, prepareCitusDatabase } from './citus/database.ts';
 
 export const ADMIN_TOKEN = 'test-owner-token-0123456789';
 
@@ -36,6 +37,8 @@ export async function createTestDatabase(): Promise<{
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
+  // On a Citus coordinator the database must also exist on every worker (test/citus/database.ts).
+  const citus = await prepareCitusDatabase(url, name);
   const target = new URL(url);
   target.pathname = `/${name}`;
   const database = openPostgres(target.toString(), 20);
@@ -49,6 +52,7 @@ export async function createTestDatabase(): Promise<{
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
+      if (citus) await dropCitusDatabase(url, name);
     },
   };
 }
@@ -66,6 +70,7 @@ export const OUT_OF_THE_WAY = {
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
   RATE_LIMIT_PER_ADDRESS: '0',
   RATE_LIMIT_LOGIN_PER_ADDRESS: '0',
+  RATE_LIMIT_LOGIN_PER_BROWSER: '0',
   RATE_LIMIT_FAILED_AUTH_PER_ADDRESS: '0',
   RATE_LIMIT_FAILED_AUTH_PER_PARTNER: '0',
   QUEUE_MAX_WAIT_MS: '30000',

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
 /** Folders of src/ that are infrastructure, not capabilities: the kernel may use them. */
-const INFRASTRUCTURE = new Set(['http', 'db', 'domain', 'cache', 'limits', 'metrics']);
+const INFRASTRUCTURE = new Set(['http', 'db', 'domain', 'cache', 'limits', 'metrics', 'logging']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -17,9 +17,11 @@ describe('limits configuration', () => {
     expect(config.rateLimits).toMatchObject({
       windowSeconds: 60,
       perAddress: 600,
-      loginPerAddress: 30,
+      loginPerAddress: 3000,
+      loginPerBrowser: 20,
       failedAuthPerAddress: 20,
       redisUrl: undefined,
+      redisTimeoutMs: 200,
     });
     expect(config.loadShedding).toMatchObject({
       maxEventLoopDelayMs: 1000,

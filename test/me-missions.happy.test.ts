@@ -197,7 +197,7 @@ describe('/v1/me/tickets', () => {
         title: 'd',
         prizeAmount: '1',
         winnersCount: 1,
-        scheduledAt: '2026-12-01T00:00:00Z',
+        scheduledAt: ctx.clock.now().toISOString(),
       })
     ).json();
     await ctx.admin('POST', `/admin/v1/draws/${draw.id}/run`);

@@ -167,6 +167,55 @@ describe('counters that move with real requests', () => {
     expect(sampleValue(paid, 'mrs_metrics_database_reading_success')).toBe(1);
   });
 
+  it("counts a budget's RESERVED claims as owed, as the budget's own `reserved` does (OWED_CLAIM_STATUSES)", async () => {
+    const asset = (
+      await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'OWE', name: 'Owed', decimals: 0 })
+    ).json<{ id: string }>().id;
+    const budget = await ctx.admin('POST', '/admin/v1/budgets', {
+      type: 'FIXED',
+      assetId: asset,
+      name: 'Owed budget',
+      total: '50',
+    });
+    expect(budget.statusCode, budget.body).toBe(201);
+    const budgetId = budget.json<{ id: string }>().id;
+    const now = ctx.clock.now();
+    const claim = (id: string, status: 'RESERVED' | 'FAILED' | 'SUCCEEDED', amount: string) => ({
+      id,
+      budget_id: budgetId,
+      asset_id: asset,
+      partner_id: setup.partnerId,
+      partner_uid: `owed-${id}`,
+      account_id: null,
+      promotion_id: null,
+      source: 'MISSION' as const,
+      source_id: setup.missionId,
+      period_key: 'owed',
+      amount,
+      status,
+      reason: null,
+      next_attempt_at: null,
+      created_at: now,
+      updated_at: now,
+      completed_before_link: null,
+      trace_context: null,
+    });
+    // Written directly: a RESERVED claim (a legacy one waiting for its link), a FAILED and a paid one.
+    await ctx.database.db
+      .insertInto('claims')
+      .values([
+        claim('clm_owed_r', 'RESERVED', '3'),
+        claim('clm_owed_f', 'FAILED', '4'),
+        claim('clm_owed_s', 'SUCCEEDED', '5'),
+      ])
+      .execute();
+    const families = await scrape();
+    expect(sampleValue(families, 'mrs_budget_owed', { budget: budgetId, asset: 'OWE' })).toBe(7);
+    const view = await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`);
+    expect(view.statusCode, view.body).toBe(200);
+    expect(view.json()).toMatchObject({ reserved: '7', paid: '5' });
+  });
+
   it('labels requests by route template, never by the raw URL, and unknown paths as unmatched', async () => {
     const probe = 'probe-0f3a9c';
     expect((await ctx.admin('GET', `/admin/v1/partners/${probe}`)).statusCode).toBe(404);

@@ -3,11 +3,12 @@
 // through one process is refused by the other within a second, rate limits are shared, and two
 // payout workers pay every claim once. Real PostgreSQL only: PGlite is one process's database.
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { NGINX, flashThrough, startCluster, waitForPayout } from '../bench/multi-process.ts';
 import type { Cluster } from '../bench/multi-process.ts';
 import { ADMIN_TOKEN, setUpCatalog } from '../bench/setup.ts';
 import type { BenchCatalog } from '../bench/setup.ts';
+import { describeUnless, needsPostgres } from './requirements.ts';
 
 const SERVER_URL = process.env.DATABASE_URL;
 const skipReason = !SERVER_URL
@@ -20,14 +21,16 @@ if (skipReason) console.warn(`multi-process tests skipped: ${skipReason}`);
 const BUDGET = 150;
 const CROWD = 300;
 
-describe.skipIf(skipReason !== undefined)('two service processes and two payout workers behind nginx', () => {
+describeUnless(skipReason)('two service processes and two payout workers behind nginx', () => {
   let cluster: Cluster;
   let catalog: BenchCatalog;
 
   beforeAll(async () => {
     cluster = await startCluster(SERVER_URL as string, { basePort: 18280 });
     catalog = await setUpCatalog(cluster.url, cluster.databaseUrl, BUDGET);
-  }, 120_000);
+    // Two services, two workers and nginx starting on a loaded 2-core machine took more than two
+    // minutes once in this round (each service may take 150 s, startCluster); a hang still fails, later.
+  }, 420_000);
   afterAll(async () => cluster?.stop(), 60_000);
 
   const admin = (base: string, method: string, route: string, body?: unknown) =>
@@ -79,14 +82,18 @@ describe.skipIf(skipReason !== undefined)('two service processes and two payout 
       (await admin(a, 'DELETE', `/partners/${catalog.partnerId}/api-keys/${key.id}`)).status,
     ).toBeLessThan(300);
     const revoked = performance.now();
+    // Within a second: the other process's entries live at most CACHE_TTL_MS (1 s by default, and
+    // its most), and the NOTIFY clears them sooner. Timed at each request's start, not its answer: on
+    // a loaded machine a slow answer to a request sent in time says nothing about the service. The
+    // loop ends at the first 401, or fails on a 200 for a request sent a second or more after.
     let status = 200;
-    while (status === 200 && performance.now() - revoked < 3000) {
+    let sentAt = 0;
+    while (status === 200 && sentAt < 1000) {
+      sentAt = performance.now() - revoked;
       status = (await call()).status;
       if (status === 200) await new Promise((r) => setTimeout(r, 20));
     }
-    const elapsed = performance.now() - revoked;
-    expect(status).toBe(401);
-    expect(elapsed).toBeLessThan(1000);
+    expect(status, `a request sent ${Math.round(sentAt)} ms after the revocation`).toBe(401);
   });
 
   it('shares rate limits: failed keys counted by one process are refused by the other', async () => {
@@ -109,69 +116,72 @@ describe.skipIf(skipReason !== undefined)('two service processes and two payout 
   });
 });
 
-describe.skipIf(!SERVER_URL)('two chain payout workers on one reward wallet', () => {
-  it('never collide on nonces: every claim confirmed once, the on-chain sum equals the SUCCEEDED amounts', async () => {
-    const { randomBytes } = await import('node:crypto');
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const path = await import('node:path');
-    const { startDevChain } = await import('../src/chain/dev-chain.ts');
-    const { createChainPayout } = await import('../src/chain/outbox.ts');
-    const { openPostgres } = await import('../src/db/connection.ts');
-    const { migrate } = await import('../src/db/migrate.ts');
-    const { systemClock } = await import('../src/domain/clock.ts');
-    const { sqlOn } = await import('../bench/setup.ts');
-    const { accountsWithWallets, fundedChainBudget } = await import('../bench/chain-setup.ts');
+describeUnless(needsPostgres('two processes share one database only on PostgreSQL'))(
+  'two chain payout workers on one reward wallet',
+  () => {
+    it('never collide on nonces: every claim confirmed once, the on-chain sum equals the SUCCEEDED amounts', async () => {
+      const { randomBytes } = await import('node:crypto');
+      const { mkdtempSync, rmSync } = await import('node:fs');
+      const { tmpdir } = await import('node:os');
+      const path = await import('node:path');
+      const { startDevChain } = await import('../src/chain/dev-chain.ts');
+      const { createChainPayout } = await import('../src/chain/outbox.ts');
+      const { openPostgres } = await import('../src/db/connection.ts');
+      const { migrate } = await import('../src/db/migrate.ts');
+      const { systemClock } = await import('../src/domain/clock.ts');
+      const { sqlOn } = await import('../bench/setup.ts');
+      const { accountsWithWallets, fundedChainBudget } = await import('../bench/chain-setup.ts');
 
-    const name = `mrs_multi_chain_${randomBytes(4).toString('hex')}`;
-    await sqlOn(SERVER_URL as string, `CREATE DATABASE ${name}`);
-    const address = new URL(SERVER_URL as string);
-    address.pathname = `/${name}`;
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'mrs-multi-chain-'));
-    const chain = await startDevChain({ dataDir, blockIntervalMs: 0 });
-    // Two workers: each its own pool of connections, as two processes would have.
-    const workers = [openPostgres(address.toString(), 4), openPostgres(address.toString(), 4)];
-    try {
-      await migrate(workers[0]!);
-      const db = workers[0]!.db;
-      const { kek, token, budget } = await fundedChainBudget(db, chain, '1000000');
-      const users = await accountsWithWallets(db, chain.chainId, 'multi', 80);
-      const claims = users.map((u, i) => ({
-        claimId: `clm_multi_${i}`,
-        budgetId: budget.id,
-        accountId: u.accountId,
-        amount: String(1 + (i % 5)),
-      }));
-      // The dev chain mines each transaction as it comes and refuses one whose nonce is ahead (the
-      // other worker's lower nonce not sent yet); a refused one is sent again after
-      // rebroadcastAfterMs. 15 s by default: rounds of it made this test run past its deadline while
-      // another test file loaded the machine. What it proves (no nonce collides, each claim paid
-      // once) does not depend on that wait.
-      const payouts = workers.map((w) =>
-        createChainPayout({ db: w.db, clock: systemClock, kek, rebroadcastAfterMs: 1_000 }),
-      );
-      // Both workers sign batches of the same wallet at the same time, in small interleaved batches.
-      await Promise.all(
-        payouts.map(async (payout, w) => {
-          const mine = claims.filter((_, i) => i % 2 === w);
-          for (let i = 0; i < mine.length; i += 10) await payout.payClaims(mine.slice(i, i + 10));
-        }),
-      );
-      let confirmed = 0;
-      const deadline = Date.now() + 120_000;
-      while (confirmed < claims.length && Date.now() < deadline) {
-        const outcomes = await Promise.all(payouts.map((p) => p.runCycle()));
-        confirmed += outcomes.flat().filter((o) => o.status === 'SUCCEEDED').length;
+      const name = `mrs_multi_chain_${randomBytes(4).toString('hex')}`;
+      await sqlOn(SERVER_URL as string, `CREATE DATABASE ${name}`);
+      const address = new URL(SERVER_URL as string);
+      address.pathname = `/${name}`;
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'mrs-multi-chain-'));
+      const chain = await startDevChain({ dataDir, blockIntervalMs: 0 });
+      // Two workers: each its own pool of connections, as two processes would have.
+      const workers = [openPostgres(address.toString(), 4), openPostgres(address.toString(), 4)];
+      try {
+        await migrate(workers[0]!);
+        const db = workers[0]!.db;
+        const { kek, token, budget } = await fundedChainBudget(db, chain, '1000000');
+        const users = await accountsWithWallets(db, chain.chainId, 'multi', 80);
+        const claims = users.map((u, i) => ({
+          claimId: `clm_multi_${i}`,
+          budgetId: budget.id,
+          accountId: u.accountId,
+          amount: String(1 + (i % 5)),
+        }));
+        // The dev chain mines each transaction as it comes and refuses one whose nonce is ahead (the
+        // other worker's lower nonce not sent yet); a refused one is sent again after
+        // rebroadcastAfterMs. 15 s by default: rounds of it made this test run past its deadline while
+        // another test file loaded the machine. What it proves (no nonce collides, each claim paid
+        // once) does not depend on that wait.
+        const payouts = workers.map((w) =>
+          createChainPayout({ db: w.db, clock: systemClock, kek, rebroadcastAfterMs: 1_000 }),
+        );
+        // Both workers sign batches of the same wallet at the same time, in small interleaved batches.
+        await Promise.all(
+          payouts.map(async (payout, w) => {
+            const mine = claims.filter((_, i) => i % 2 === w);
+            for (let i = 0; i < mine.length; i += 10) await payout.payClaims(mine.slice(i, i + 10));
+          }),
+        );
+        let confirmed = 0;
+        const deadline = Date.now() + 120_000;
+        while (confirmed < claims.length && Date.now() < deadline) {
+          const outcomes = await Promise.all(payouts.map((p) => p.runCycle()));
+          confirmed += outcomes.flat().filter((o) => o.status === 'SUCCEEDED').length;
+        }
+        expect(confirmed).toBe(claims.length);
+        let onChain = 0n;
+        for (const user of users) onChain += await chain.tokenBalance(token, user.address);
+        expect(onChain).toBe(claims.reduce((sum, c) => sum + BigInt(c.amount), 0n));
+      } finally {
+        await Promise.all(workers.map((w) => w.close()));
+        await chain.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+        await sqlOn(SERVER_URL as string, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       }
-      expect(confirmed).toBe(claims.length);
-      let onChain = 0n;
-      for (const user of users) onChain += await chain.tokenBalance(token, user.address);
-      expect(onChain).toBe(claims.reduce((sum, c) => sum + BigInt(c.amount), 0n));
-    } finally {
-      await Promise.all(workers.map((w) => w.close()));
-      await chain.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-      await sqlOn(SERVER_URL as string, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    }
-  }, 240_000);
-});
+    }, 240_000);
+  },
+);

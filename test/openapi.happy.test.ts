@@ -7,7 +7,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../src/errors.ts';
-import { OPERATION_IDS } from '../src/http/openapi.ts';
+import Fastify from 'fastify';
+import swagger from '@fastify/swagger';
+import { transformDocument, transformRoute } from '../src/http/openapi.ts';
 import { startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
 
@@ -19,6 +21,12 @@ type Media = {
   example?: unknown;
   examples?: Record<string, { value: unknown }>;
 };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  tags: Array<{ name: string; description: string }>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+  'x-error-catalog': string;
+};
 type Operation = {
   operationId?: string;
   description?: string;
@@ -29,16 +37,16 @@ type Operation = {
 
 describe('OpenAPI document', () => {
   let ctx: TestContext;
-  let doc: {
-    paths: Record<string, Record<string, Operation>>;
-    tags: Array<{ name: string; description: string }>;
-    components: { schemas: Record<string, Record<string, unknown>> };
-    'x-error-catalog': string;
-  };
-  const operations = () =>
-    Object.entries(doc.paths).flatMap(([path, ops]) =>
+  let doc: Document;
+  const operations = (of: Document = doc) =>
+    Object.entries(of.paths).flatMap(([path, ops]) =>
       Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
     );
+  /** The operations whose id (the route's own schema.operationId) is missing or not camelCase. */
+  const withoutId = (of: Document) =>
+    operations(of)
+      .filter(({ op }) => !op.operationId || !/^[a-z][A-Za-z0-9]*$/.test(op.operationId))
+      .map(({ key }) => key);
 
   beforeAll(async () => {
     ctx = await startTestApp();
@@ -50,7 +58,7 @@ describe('OpenAPI document', () => {
     const ops = operations();
     expect(ops.length).toBeGreaterThan(80);
     const ids = ops.map(({ op }) => op.operationId);
-    expect(ids.filter((id) => !id || !/^[a-z][A-Za-z0-9]*$/.test(id))).toEqual([]);
+    expect(withoutId(doc)).toEqual([]);
     expect(new Set(ids).size).toBe(ids.length);
     const tagNames = new Set(doc.tags.map((t) => t.name));
     for (const { key, op } of ops) {
@@ -63,10 +71,43 @@ describe('OpenAPI document', () => {
     expect(byId.get('loginRedirect')).toBe('GET /v1/mission-users/auth');
     expect(byId.get('connect')).toBe('POST /v1/mission-users/connect');
     expect(byId.get('achieve')).toBe('POST /v1/achieve');
-    // Every id of the table names a registered operation (no stale entries); the dev faucet exists
-    // only with the development chain.
-    const stale = Object.values(OPERATION_IDS).filter((id) => !byId.has(id));
-    expect(stale.filter((id) => id !== 'fundDevRewardWallet')).toEqual([]);
+  });
+
+  it('takes each operation id from its route, so a route without one fails the check above', async () => {
+    // The same document hooks as the service, over two routes: one declares its id, one forgets.
+    const app = Fastify();
+    await app.register(swagger, {
+      transform: transformRoute,
+      transformObject: (documents) =>
+        'openapiObject' in documents
+          ? (transformDocument({
+              openapiObject: documents.openapiObject as Record<string, unknown>,
+            }) as never)
+          : documents.swaggerObject,
+      openapi: { openapi: '3.1.0', info: { title: 'two routes', version: '1' } },
+    });
+    app.get('/declared', { schema: { operationId: 'getDeclared', summary: 'Declared' } }, async () => null);
+    app.get('/forgotten', { schema: { summary: 'Forgotten' } }, async () => null);
+    await app.ready();
+    const small = app.swagger() as unknown as Document;
+    await app.close();
+    expect(small.paths['/declared']?.get?.operationId).toBe('getDeclared');
+    expect(withoutId(small)).toEqual(['GET /forgotten']);
+  });
+
+  it("lists a scope's credential errors on the routes that scope registered, not by URL prefix", () => {
+    const errorsOf = (method: string, path: string) =>
+      Object.keys(doc.paths[path]?.[method]?.responses ?? {});
+    // An operator route answers 401 and 403 for its bearer; the first OWNER's sign-in, under the same
+    // prefix but a public route (the one-time code is its proof), has no bearer to refuse.
+    expect(errorsOf('get', '/admin/v1/partners')).toEqual(expect.arrayContaining(['401', '403']));
+    expect(doc.paths['/admin/v1/first-sign-in']?.post?.description).toContain('No credentials.');
+    expect(errorsOf('post', '/admin/v1/first-sign-in')).not.toContain('401');
+    expect(errorsOf('post', '/admin/v1/first-sign-in')).not.toContain('403');
+    // The partner and user scopes likewise.
+    expect(errorsOf('post', '/v1/achieve')).toEqual(expect.arrayContaining(['401']));
+    expect(doc.paths['/v1/me/claims']?.get?.description).toContain('mrs_session');
+    expect(doc.paths['/v1/mission-users/auth']?.get?.description).not.toContain('X-Api-Key');
   });
 
   it('lists per status only catalog errors of that status, each with an example body', () => {

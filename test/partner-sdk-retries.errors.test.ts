@@ -5,7 +5,11 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPartnerClient, PartnerApiError } from '../packages/partner-sdk/src/index.ts';
+import {
+  createPartnerClient,
+  PartnerAbortError,
+  PartnerApiError,
+} from '../packages/partner-sdk/src/index.ts';
 
 interface Attempt {
   method: string;
@@ -177,11 +181,13 @@ describe('partner SDK retries', () => {
       baseUrl,
       partnerId: 'p-1',
       apiKey: 'k-1',
-      retry: { maxElapsedMs: 5_000 },
+      retry: { maxElapsedMs: 60_000 },
     });
     const started = Date.now();
     const error = await client.achieve(report).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // At once: a client that slept toward maxElapsedMs (a minute) or the Retry-After (two) would take
+    // that long (and this test would time out); 10 s leaves room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(error).toMatchObject({ name: 'SERVICE_UNAVAILABLE' });
     expect(attempts).toHaveLength(1);
   });
@@ -208,14 +214,78 @@ describe('partner SDK retries', () => {
     expect(attempts).toHaveLength(2);
   });
 
-  it('an aborted call stops retrying', async () => {
+  it('an aborted call stops retrying, with a typed PartnerAbortError', async () => {
     const { baseUrl, attempts } = await failingServer([unavailable('1')]);
     const client = createPartnerClient({ baseUrl, partnerId: 'p-1', apiKey: 'k-1' });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    await expect(client.achieve(report, { signal: controller.signal })).rejects.toMatchObject({
-      name: 'AbortError',
-    });
+    const error = await client.achieve(report, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartnerAbortError);
+    expect(error).toMatchObject({ name: 'AbortError', attempts: 1 });
     expect(attempts).toHaveLength(1);
+  });
+
+  it('an abort during an attempt that has no answer yet is a PartnerAbortError too', async () => {
+    const { baseUrl, attempts } = await failingServer([() => {}]);
+    const client = createPartnerClient({ baseUrl, partnerId: 'p-1', apiKey: 'k-1' });
+    const controller = new AbortController();
+    const reason = new Error('the job was cancelled');
+    setTimeout(() => controller.abort(reason), 200);
+    const error = await client.isLinked('u-1', { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartnerAbortError);
+    expect((error as PartnerAbortError).cause).toBe(reason);
+    expect(attempts).toHaveLength(1);
+  });
+
+  it('the Retry-After of the last answer is on the error as retryAfter (seconds), in both header forms', async () => {
+    const { baseUrl, attempts } = await failingServer([
+      (res) => {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '57' });
+        res.end(JSON.stringify({ code: 3005, name: 'RATE_LIMITED', message: 'slow down' }));
+      },
+    ]);
+    const client = createPartnerClient({ baseUrl, partnerId: 'p-1', apiKey: 'k-1' });
+    // 57 s is beyond maxElapsedMs (30 s): the call ends at once and says when to come back.
+    const error = await client.achieve(report).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartnerApiError);
+    expect(error).toMatchObject({ name: 'RATE_LIMITED', status: 429, retryAfter: 57, replayed: false });
+    expect(attempts).toHaveLength(1);
+
+    const at = new Date(Date.now() + 90_000).toUTCString();
+    const dated = await failingServer([
+      (res) => {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': at });
+        res.end(JSON.stringify({ code: 3098, name: 'SERVICE_UNAVAILABLE', message: 'busy' }));
+      },
+    ]);
+    const other = createPartnerClient({ baseUrl: dated.baseUrl, partnerId: 'p-1', apiKey: 'k-1' });
+    const late = (await other.achieve(report).catch((e: unknown) => e)) as PartnerApiError;
+    expect(late.retryAfter).toBeGreaterThanOrEqual(88);
+    expect(late.retryAfter).toBeLessThanOrEqual(90);
+    // An error without the header has none.
+    const plain = await failingServer([conflict]);
+    const third = createPartnerClient({ baseUrl: plain.baseUrl, partnerId: 'p-1', apiKey: 'k-1' });
+    expect(
+      ((await third.achieve(report).catch((e: unknown) => e)) as PartnerApiError).retryAfter,
+    ).toBeUndefined();
+  });
+
+  it('a replayed answer is visible: on a success and on an error', async () => {
+    const replayedOk: Step = (res) => {
+      res.writeHead(200, { 'content-length': '0', 'idempotent-replayed': 'true', 'x-request-id': 'r-2' });
+      res.end();
+    };
+    const replayedError: Step = (res) => {
+      res.writeHead(404, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
+      res.end(JSON.stringify({ code: 1201, name: 'NOT_FOUND_MISSION', message: 'no mission' }));
+    };
+    const { baseUrl } = await failingServer([ok, replayedOk, replayedError]);
+    const client = createPartnerClient({ baseUrl, partnerId: 'p-1', apiKey: 'k-1' });
+    expect(await client.achieve(report)).toEqual({ replayed: false, requestId: undefined });
+    expect(await client.connect({ token: 'mtk_x', partnerUid: 'u-1', region: 'KR' })).toEqual({
+      replayed: true,
+      requestId: 'r-2',
+    });
+    await expect(client.achieve(report)).rejects.toMatchObject({ name: 'NOT_FOUND_MISSION', replayed: true });
   });
 });

@@ -2,6 +2,8 @@
 // (auth URL -> development login -> back with a token -> connect), progress and a completion, and
 // the service's errors as typed PartnerApiError objects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import type { App } from '../src/http/server.ts';
 import {
   createPartnerClient,
   PartnerApiError,
@@ -161,15 +163,74 @@ describe('partner SDK against the service', () => {
     expect(token).toMatchObject({ status: 400, name: 'MAPPING_TOKEN_INVALID', code: 3410 });
   });
 
-  it('no service at the address is a PartnerConnectionError once the retries are spent', async () => {
+  it('no service at the address is a PartnerConnectionError once maxElapsedMs is spent, saying how many attempts and why', async () => {
     const nowhere = createPartnerClient({
       baseUrl: `http://127.0.0.1:${await freePort()}`,
       partnerId: partner.partnerId,
       apiKey: partner.apiKey,
-      retry: { maxAttempts: 2, initialDelayMs: 10 },
+      // maxAttempts bounds answers worth a retry, not connections that got none.
+      retry: { maxAttempts: 2, initialDelayMs: 10, maxElapsedMs: 500 },
     });
     const error = await nowhere.isLinked('u-alice').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PartnerConnectionError);
-    expect((error as PartnerConnectionError).cause).toBeInstanceOf(TypeError);
+    const connection = error as PartnerConnectionError;
+    expect(connection.attempts).toBeGreaterThan(2);
+    expect(connection.code).toBe('ECONNREFUSED');
+    expect((connection.cause as { code?: string }).code).toBe('ECONNREFUSED');
+    expect(connection.message).toContain(`after ${connection.attempts} attempt(s)`);
+    expect(connection.message).toContain('ECONNREFUSED');
+  });
+
+  it('a repeat with the same Idempotency-Key is answered as replayed', async () => {
+    const report = { partnerUid: 'u-alice', missionKey: partner.missionKey, completed: false };
+    const first = await client.achieve(report, { idempotencyKey: 'sdk-job-1' });
+    const again = await client.achieve(report, { idempotencyKey: 'sdk-job-1' });
+    expect(first).toMatchObject({ replayed: false, requestId: expect.any(String) });
+    expect(again).toMatchObject({ replayed: true, requestId: expect.any(String) });
+    const other = await client.achieve(report);
+    expect(other.replayed).toBe(false);
+  });
+
+  it('a service restarting for 2 s does not fail the call: the connection is retried within maxElapsedMs', async () => {
+    const { ctx } = service;
+    const port = await freePort();
+    const instance = () =>
+      buildApp({
+        config: { ...ctx.config, publicBaseUrl: `http://127.0.0.1:${port}` },
+        database: ctx.database,
+        clock: ctx.clock,
+        logger: false,
+      });
+    const before = await instance();
+    await before.listen({ host: '127.0.0.1', port });
+    const restarting = createPartnerClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      partnerId: partner.partnerId,
+      apiKey: partner.apiKey,
+    });
+    expect(await restarting.isLinked('u-alice')).toBe(true);
+    await before.close();
+    let after: App | undefined;
+    const back = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        void instance().then(async (app) => {
+          after = app;
+          await app.listen({ host: '127.0.0.1', port });
+          resolve();
+        });
+      }, 2000),
+    );
+    try {
+      // Refused for 2 s (more than the four attempts of the default policy took before), then answered.
+      const result = await restarting.achieve({
+        partnerUid: 'u-alice',
+        missionKey: partner.missionKey,
+        completed: false,
+      });
+      expect(result.replayed).toBe(false);
+    } finally {
+      await back;
+      await after?.close();
+    }
   });
 });

@@ -16,7 +16,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function startService(env: Record<string, string>) {
   // The command of `npm start` (package.json), without npm: the test signals the service itself.
-  const args = ['--enable-source-maps', '--import', './dist/server/register.mjs', 'dist/server/main.mjs'];
+  const args = ['--import', './dist/server/register.mjs', 'dist/server/main.mjs'];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,7 +45,7 @@ describe('the service process', () => {
     const base = `http://127.0.0.1:${port}`;
     let healthy = false;
     for (let i = 0; i < 300 && !healthy; i++) {
-      healthy = await fetch(`${base}/healthz`).then(
+      healthy = await fetch(`${base}/readyz`).then(
         (r) => r.ok,
         () => false,
       );
@@ -90,7 +90,7 @@ describe('the service process', () => {
       const service = startWithChain(port, chainDataDir);
       let healthy = false;
       for (let i = 0; i < 3000 && !healthy; i++) {
-        healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        healthy = await fetch(`http://127.0.0.1:${port}/readyz`).then(
           (r) => r.ok,
           () => false,
         );

@@ -77,6 +77,41 @@ describe('credential-less routes, per source address', () => {
   });
 });
 
+describe('login starts behind a carrier NAT (thousands of users on one IPv4 address)', () => {
+  let crowd: TestContext;
+  beforeAll(async () => {
+    // The defaults (an empty value is unset), not the harness's limits-off.
+    crowd = await startTestApp({
+      env: { RATE_LIMIT_PER_ADDRESS: '', RATE_LIMIT_LOGIN_PER_ADDRESS: '', RATE_LIMIT_LOGIN_PER_BROWSER: '' },
+    });
+  });
+  afterAll(async () => crowd?.close());
+  const start = (browser?: string) =>
+    crowd.app.inject({
+      method: 'GET',
+      url: '/v1/login',
+      remoteAddress: '203.0.113.9',
+      ...(browser !== undefined && { headers: { cookie: `mrs_login=${browser}` } }),
+    });
+
+  it('with the default limits, 650 browsers on one address all start their login', async () => {
+    // More than the per-address limit of other routes (600): login starts have limits of their own.
+    for (let i = 0; i < 650; i++) {
+      const response = await start(i % 2 === 0 ? undefined : `browser-${i}`);
+      expect(response.statusCode, `start ${i}`).toBe(302);
+    }
+  }, 120_000);
+
+  it('one browser restarting its login over and over is refused after 20, the others on its address are not', async () => {
+    for (let i = 0; i < 20; i++) expect((await start('restless')).statusCode).toBe(302);
+    const refused = await start('restless');
+    expectRateLimited(refused);
+    expect(refused.json().message).toContain('browser');
+    expect((await start('patient')).statusCode).toBe(302);
+    expect((await start()).statusCode).toBe(302);
+  });
+});
+
 describe('partner API', () => {
   it('limits each partner separately, not by address', async () => {
     const call = (setup: MissionSetup, remoteAddress: string) =>

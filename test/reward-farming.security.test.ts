@@ -15,7 +15,7 @@ import {
 import type { MissionSetup, TestContext } from './harness.ts';
 import { linkUsers } from './link-users.ts';
 import { onUserLinked } from '../src/claims/deferred-rewards.ts';
-import { requestClaimsOfLinkedUsers } from '../src/payout/link-sweep.ts';
+import { grantRewardsOfRecentLinks } from '../src/payout/link-sweep.ts';
 import { runPayoutBatch } from '../src/payout/worker.ts';
 
 let ctx: TestContext;
@@ -121,10 +121,10 @@ describe('a user who completes before linking', () => {
       users.flatMap((uid) => [
         link(setup, uid),
         ...Array.from({ length: 3 }, () => complete(setup, uid)),
-        requestClaimsOfLinkedUsers(ctx.database.db, ctx.clock),
+        grantRewardsOfRecentLinks(ctx.database.db, ctx.clock),
       ]),
     );
-    await requestClaimsOfLinkedUsers(ctx.database.db, ctx.clock);
+    await grantRewardsOfRecentLinks(ctx.database.db, ctx.clock);
     const claims = await claimsOf(setup.budgetId);
     expect(claims.map((c) => c.partner_uid)).toEqual([...users].sort());
     expect(new Set(claims.map((c) => c.status))).toEqual(new Set(['REQUESTED']));
@@ -145,7 +145,7 @@ describe('a user who completes before linking', () => {
     const setup = await rewarded('race-first', '1000', '5');
     const users = Array.from({ length: 12 }, (_, i) => `first-${i}`);
     await Promise.all(users.flatMap((uid) => [complete(setup, uid), link(setup, uid), complete(setup, uid)]));
-    await requestClaimsOfLinkedUsers(ctx.database.db, ctx.clock);
+    await grantRewardsOfRecentLinks(ctx.database.db, ctx.clock);
     const claims = await claimsOf(setup.budgetId);
     expect(claims.map((c) => c.partner_uid)).toEqual([...users].sort());
     expect(new Set(claims.map((c) => c.status))).toEqual(new Set(['REQUESTED']));

@@ -273,7 +273,7 @@ describe('rewards admin routes refuse bad input and change nothing', () => {
         title: 'd',
         prizeAmount: '1',
         winnersCount: 1,
-        scheduledAt: '2026-11-23T00:00:00Z',
+        scheduledAt: ctx.clock.now().toISOString(),
       }),
       201,
     ).id;

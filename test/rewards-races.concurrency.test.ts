@@ -19,7 +19,8 @@ import { onUserLinked } from '../src/claims/deferred-rewards.ts';
 import { runPayoutBatch, startPayoutWorker } from '../src/payout/worker.ts';
 import { achieve } from '../src/progress/service.ts';
 import type { CompletionHandler } from '../src/progress/service.ts';
-import { requestClaimsOfLinkedUsers } from '../src/payout/link-sweep.ts';
+import { grantRewardsOfRecentLinks } from '../src/payout/link-sweep.ts';
+import { itUnless, needsPostgres } from './requirements.ts';
 
 let ctx: TestContext;
 let assetId: string;
@@ -63,7 +64,7 @@ const claimsOf = async (budgetId: string) =>
 describe('a group reward', () => {
   // Deterministic: both transactions have written their progress before either looks at the group.
   // Needs real concurrent transactions, so PostgreSQL only (PGlite runs one transaction at a time).
-  it.skipIf(!process.env.DATABASE_URL)(
+  itUnless(needsPostgres('it needs overlapping transactions, which PGlite cannot run'))(
     'is paid when the two missions of the group are finished in overlapping transactions',
     async () => {
       const setup = await setupMission(ctx, { missionKey: 'overlap-a', recurrence: 'ONE_TIME' });
@@ -171,10 +172,10 @@ describe("a completion that missed its user's link", () => {
     ctx.clock.advance(31 * 24 * 3600 * 1000);
     // The sweep looks at recent links; here the link is a month old, so widen its window.
     expect(
-      await requestClaimsOfLinkedUsers(ctx.database.db, ctx.clock, { sinceMs: 40 * 24 * 3600 * 1000 }),
+      await grantRewardsOfRecentLinks(ctx.database.db, ctx.clock, { sinceMs: 40 * 24 * 3600 * 1000 }),
     ).toBe(1);
     expect(
-      await requestClaimsOfLinkedUsers(ctx.database.db, ctx.clock, { sinceMs: 40 * 24 * 3600 * 1000 }),
+      await grantRewardsOfRecentLinks(ctx.database.db, ctx.clock, { sinceMs: 40 * 24 * 3600 * 1000 }),
     ).toBe(0);
     const [claim] = await claimsOf(setup.budgetId);
     expect(claim).toMatchObject({ status: 'REQUESTED', accountId });
@@ -235,7 +236,7 @@ describe('draws', () => {
       title: 'Big',
       prizeAmount: '1',
       winnersCount: 5,
-      scheduledAt: '2026-11-23T00:00:00Z',
+      scheduledAt: ctx.clock.now().toISOString(),
     });
     expect(draw.statusCode, draw.body).toBe(201);
     const ran = await ctx.admin('POST', `/admin/v1/draws/${draw.json<{ id: string }>().id}/run`);
@@ -268,8 +269,8 @@ describe('draws', () => {
     await ctx.database.db.transaction().execute(async (trx) => {
       await sql`SET LOCAL session_replication_role = replica`.execute(trx);
       await sql`
-        INSERT INTO draws (id, budget_id, title, prize_amount, winners_count, scheduled_at, status, commitment, seed, created_at)
-        VALUES ('drw_broken', 'bdg_gone', 'broken', 1, 1, ${ctx.clock.now().toISOString()}::timestamptz, 'COMMITTED', ${'0'.repeat(64)}, ${'1'.repeat(64)}, ${ctx.clock.now().toISOString()}::timestamptz)`.execute(
+        INSERT INTO draws (id, budget_id, title, prize_amount, winners_count, scheduled_at, closes_at, status, commitment, seed, created_at)
+        VALUES ('drw_broken', 'bdg_gone', 'broken', 1, 1, ${ctx.clock.now().toISOString()}::timestamptz, ${ctx.clock.now().toISOString()}::timestamptz, 'COMMITTED', ${'0'.repeat(64)}, ${'1'.repeat(64)}, ${ctx.clock.now().toISOString()}::timestamptz)`.execute(
         trx,
       );
     });

@@ -14,6 +14,7 @@ import {
 } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { linkUsers } from './link-users.ts';
+import { describeUnless, needsPostgres } from './requirements.ts';
 
 let ctx: TestContext;
 let assetId: string;
@@ -100,99 +101,95 @@ describe('budgets under concurrency', () => {
   });
 });
 
-describe.skipIf(process.env.DATABASE_URL === undefined || process.env.DATABASE_URL === '')(
-  'payout worker process',
-  () => {
-    // The workers name their connections, so the test can see when one is inside a payout batch.
-    const workerUrl = () => {
-      const url = new URL(ctx.databaseUrl as string);
-      url.searchParams.set('application_name', 'mrs-test-worker');
-      return url.toString();
-    };
-    function startWorker(): ChildProcess {
-      return spawn(process.execPath, ['--import', 'tsx', 'src/payout/worker-cli.ts'], {
-        env: { ...process.env, DATABASE_URL: workerUrl(), LOG_LEVEL: 'warn', PAYOUT_IDLE_MS: '20' },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
-    }
-    /** A worker connection is in a transaction whose statements so far are the payout batch's. */
-    async function batchOpen(): Promise<boolean> {
-      const result = await sql<{ n: number }>`
+describeUnless(needsPostgres('it needs concurrent transactions'))('payout worker process', () => {
+  // The workers name their connections, so the test can see when one is inside a payout batch.
+  const workerUrl = () => {
+    const url = new URL(ctx.databaseUrl as string);
+    url.searchParams.set('application_name', 'mrs-test-worker');
+    return url.toString();
+  };
+  function startWorker(): ChildProcess {
+    return spawn(process.execPath, ['--import', 'tsx', 'src/payout/worker-cli.ts'], {
+      env: { ...process.env, DATABASE_URL: workerUrl(), LOG_LEVEL: 'warn', PAYOUT_IDLE_MS: '20' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+  /** A worker connection is in a transaction whose statements so far are the payout batch's. */
+  async function batchOpen(): Promise<boolean> {
+    const result = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM pg_stat_activity
       WHERE application_name = 'mrs-test-worker' AND datname = current_database() AND xact_start IS NOT NULL
         AND query ~* '(ledger_|claim_events|skip locked)'`.execute(ctx.database.db);
-      return (result.rows[0]?.n ?? 0) > 0;
+    return (result.rows[0]?.n ?? 0) > 0;
+  }
+
+  it('killed with SIGKILL mid-batch and restarted, pays every claim exactly once', async () => {
+    const setup = await rewardedMission('payday', '100000', '0.5');
+    const users = 1500;
+    // Linked users, so their claims are REQUESTED at once.
+    for (let i = 0; i < users; i += 100) {
+      await Promise.all(
+        Array.from({ length: 100 }, async (_, j) => {
+          await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: `pay-${i + j}` } });
+        }),
+      );
     }
+    for (let i = 0; i < users; i += 50) {
+      await Promise.all(Array.from({ length: 50 }, (_, j) => complete(setup, `pay-${i + j}`)));
+    }
+    expect(await claimCounts(setup.budgetId)).toEqual({ REQUESTED: users });
 
-    it('killed with SIGKILL mid-batch and restarted, pays every claim exactly once', async () => {
-      const setup = await rewardedMission('payday', '100000', '0.5');
-      const users = 1500;
-      // Linked users, so their claims are REQUESTED at once.
-      for (let i = 0; i < users; i += 100) {
-        await Promise.all(
-          Array.from({ length: 100 }, async (_, j) => {
-            await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: `pay-${i + j}` } });
-          }),
-        );
-      }
-      for (let i = 0; i < users; i += 50) {
-        await Promise.all(Array.from({ length: 50 }, (_, j) => complete(setup, `pay-${i + j}`)));
-      }
-      expect(await claimCounts(setup.budgetId)).toEqual({ REQUESTED: users });
-
-      const paidCount = async () => (await claimCounts(setup.budgetId)).SUCCEEDED ?? 0;
-      // Kill the first worker once it has paid something and while it is inside a batch.
-      const first = startWorker();
-      const started = Date.now();
-      let midBatch = false;
-      while (!midBatch && Date.now() - started < 30_000) {
-        midBatch = (await paidCount()) > 0 && (await batchOpen());
-        if (!midBatch) await new Promise((r) => setTimeout(r, 2));
-      }
-      first.kill('SIGKILL');
-      expect(midBatch).toBe(true);
-      await new Promise((resolve) => first.once('exit', resolve));
-      const afterKill = await paidCount();
-      expect(afterKill).toBeGreaterThan(0);
-      expect(afterKill).toBeLessThan(users);
-      // Nothing half done: a claim is SUCCEEDED exactly when it has its ledger transfer.
-      const mismatched = await sql<{ n: number }>`
+    const paidCount = async () => (await claimCounts(setup.budgetId)).SUCCEEDED ?? 0;
+    // Kill the first worker once it has paid something and while it is inside a batch.
+    const first = startWorker();
+    const started = Date.now();
+    let midBatch = false;
+    while (!midBatch && Date.now() - started < 30_000) {
+      midBatch = (await paidCount()) > 0 && (await batchOpen());
+      if (!midBatch) await new Promise((r) => setTimeout(r, 2));
+    }
+    first.kill('SIGKILL');
+    expect(midBatch).toBe(true);
+    await new Promise((resolve) => first.once('exit', resolve));
+    const afterKill = await paidCount();
+    expect(afterKill).toBeGreaterThan(0);
+    expect(afterKill).toBeLessThan(users);
+    // Nothing half done: a claim is SUCCEEDED exactly when it has its ledger transfer.
+    const mismatched = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM claims c LEFT JOIN ledger_transfers t ON t.claim_id = c.id
       WHERE c.budget_id = ${setup.budgetId} AND ((c.status = 'SUCCEEDED') <> (t.id IS NOT NULL))`.execute(
-        ctx.database.db,
-      );
-      expect(mismatched.rows[0]?.n).toBe(0);
+      ctx.database.db,
+    );
+    expect(mismatched.rows[0]?.n).toBe(0);
 
-      // Two workers at once finish the rest; SKIP LOCKED keeps them off each other's claims.
-      const workers = [startWorker(), startWorker()];
-      const deadline = Date.now() + 25_000;
-      while ((await paidCount()) < users && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
-      for (const w of workers) w.kill('SIGTERM');
-      await Promise.all(workers.map((w) => new Promise((resolve) => w.once('exit', resolve))));
+    // Two workers at once finish the rest; SKIP LOCKED keeps them off each other's claims.
+    const workers = [startWorker(), startWorker()];
+    const deadline = Date.now() + 25_000;
+    while ((await paidCount()) < users && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    for (const w of workers) w.kill('SIGTERM');
+    await Promise.all(workers.map((w) => new Promise((resolve) => w.once('exit', resolve))));
 
-      expect(await claimCounts(setup.budgetId)).toEqual({ SUCCEEDED: users });
-      const transfers = await ctx.database.db
-        .selectFrom('ledger_transfers as t')
-        .innerJoin('claims as c', 'c.id', 't.claim_id')
-        .select([
-          sql<number>`count(*)::int`.as('n'),
-          sql<number>`count(distinct t.claim_id)::int`.as('distinct'),
-        ])
-        .where('c.budget_id', '=', setup.budgetId)
-        .executeTakeFirstOrThrow();
-      expect(transfers).toEqual({ n: users, distinct: users });
-      const sums = await ctx.database.db
-        .selectFrom('ledger_entries')
-        .select(sql<string>`sum(amount)::text`.as('s'))
-        .executeTakeFirstOrThrow();
-      expect(sums.s).toBe('0');
-      const budgetAccount = await ctx.database.db
-        .selectFrom('ledger_entries')
-        .select(sql<string>`sum(amount)::text`.as('s'))
-        .where('account', '=', `budget:${setup.budgetId}`)
-        .executeTakeFirstOrThrow();
-      expect(budgetAccount.s).toBe((-BigInt(users) * 5n * 10n ** 17n).toString());
-    }, 90_000);
-  },
-);
+    expect(await claimCounts(setup.budgetId)).toEqual({ SUCCEEDED: users });
+    const transfers = await ctx.database.db
+      .selectFrom('ledger_transfers as t')
+      .innerJoin('claims as c', 'c.id', 't.claim_id')
+      .select([
+        sql<number>`count(*)::int`.as('n'),
+        sql<number>`count(distinct t.claim_id)::int`.as('distinct'),
+      ])
+      .where('c.budget_id', '=', setup.budgetId)
+      .executeTakeFirstOrThrow();
+    expect(transfers).toEqual({ n: users, distinct: users });
+    const sums = await ctx.database.db
+      .selectFrom('ledger_entries')
+      .select(sql<string>`sum(amount)::text`.as('s'))
+      .executeTakeFirstOrThrow();
+    expect(sums.s).toBe('0');
+    const budgetAccount = await ctx.database.db
+      .selectFrom('ledger_entries')
+      .select(sql<string>`sum(amount)::text`.as('s'))
+      .where('account', '=', `budget:${setup.budgetId}`)
+      .executeTakeFirstOrThrow();
+    expect(budgetAccount.s).toBe((-BigInt(users) * 5n * 10n ** 17n).toString());
+  }, 90_000);
+});

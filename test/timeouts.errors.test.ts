@@ -162,7 +162,7 @@ describe('the real process', () => {
     try {
       let healthy = false;
       for (let i = 0; i < 120 && !healthy; i++) {
-        healthy = await fetch(`http://127.0.0.1:${processPort}/healthz`).then(
+        healthy = await fetch(`http://127.0.0.1:${processPort}/readyz`).then(
           (r) => r.ok,
           () => false,
         );

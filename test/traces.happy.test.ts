@@ -13,8 +13,8 @@ import { parseTracing } from '../src/config.ts';
 import { OUT_OF_THE_WAY, setupMission, startTestApp } from './harness.ts';
 import { linkUsers } from './link-users.ts';
 import { freePort } from './free-port.ts';
+import { describeUnless, needsPostgres } from './requirements.ts';
 
-const onPostgres = process.env.DATABASE_URL !== undefined && process.env.DATABASE_URL !== '';
 const scratch = mkdtempSync(path.join(tmpdir(), 'mrs-traces-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -128,7 +128,7 @@ async function healthy(base: string, output: () => string) {
   await waitFor(
     `the service at ${base}: ${output()}`,
     () =>
-      fetch(`${base}/healthz`).then(
+      fetch(`${base}/readyz`).then(
         (r) => (r.ok ? true : undefined),
         () => undefined,
       ),
@@ -136,7 +136,7 @@ async function healthy(base: string, output: () => string) {
   );
 }
 
-describe.skipIf(!onPostgres)('traces of an achieve completion and its payout (PostgreSQL)', () => {
+describeUnless(needsPostgres())('traces of an achieve completion and its payout (PostgreSQL)', () => {
   it('one trace holds the achieve span, its request id and its SQL; the payout span links to it', async () => {
     const ctx = await startTestApp();
     const receiver = await startReceiver();

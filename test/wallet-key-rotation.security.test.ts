@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { loadConfig, ConfigError } from '../src/config.ts';
 import { createChainPayout } from '../src/chain/outbox.ts';
-import { chainDb } from '../src/chain/schema.ts';
 import {
   createPrivateKey,
   decryptPrivateKey,
@@ -81,7 +80,7 @@ describe('a rotation of WALLET_KEK on a live payout', () => {
     };
     const sealed = async () =>
       (
-        await chainDb(ctx.database.db)
+        await ctx.database.db
           .selectFrom('reward_wallets')
           .select('encrypted_key')
           .where('id', '=', budget.walletId)
@@ -109,7 +108,7 @@ describe('a rotation of WALLET_KEK on a live payout', () => {
   });
 
   it('a key it cannot open stops the run and changes nothing', async () => {
-    const before = await chainDb(ctx.database.db)
+    const before = await ctx.database.db
       .selectFrom('reward_wallets')
       .select(['id', 'encrypted_key'])
       .orderBy('id')
@@ -117,7 +116,7 @@ describe('a rotation of WALLET_KEK on a live payout', () => {
     await expect(resealWalletKeys(ctx.database.db, randomBytes(32), [])).rejects.toThrow(
       /encrypted under KEK/,
     );
-    const after = await chainDb(ctx.database.db)
+    const after = await ctx.database.db
       .selectFrom('reward_wallets')
       .select(['id', 'encrypted_key'])
       .orderBy('id')

@@ -95,6 +95,8 @@ describe('GET /admin/v1/me', () => {
     expect(me.json()).not.toHaveProperty('secret');
     const owner = await ctx.admin('GET', '/admin/v1/me');
     expect(owner.json()).toMatchObject({ role: 'OWNER' });
+    // What this (test, not production) deployment accepts as a webhook URL: the console's hint.
+    expect(owner.json().webhookUrls).toEqual({ httpsRequired: false, privateAddressesAllowed: false });
     const nobody = await ctx.admin('GET', '/admin/v1/me', undefined, 'not-a-real-secret-at-all');
     expect(nobody.statusCode).toBe(401);
     expect(nobody.json()).toMatchObject({ code: 3200 });

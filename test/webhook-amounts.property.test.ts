@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
-import { scaledAmount } from '../src/webhooks/events.ts';
+import { scaledAmount } from '../src/webhooks/store/events.ts';
 import { formatAmount } from '../src/domain/amounts.ts';
 
 let ctx: TestContext;

@@ -41,6 +41,15 @@ describe('webhook addresses', () => {
     'https://0.0.0.0/hooks',
     'https://[::1]/hooks',
     'https://[::ffff:127.0.0.1]/hooks',
+    // IPv4-compatible IPv6 (::/96) reaches the IPv4 address on many stacks.
+    'http://[::127.0.0.1]/',
+    'https://[::7f00:1]/hooks',
+    'https://[0:0:0:0:0:0:127.0.0.1]/hooks',
+    'https://[::a9fe:a9fe]/latest/meta-data',
+    'https://[::8.8.8.8]/hooks',
+    'https://[::ffff:0:127.0.0.1]/hooks',
+    'https://[0:0:0:0:0:ffff:7f00:1]/hooks',
+    'https://[1::]/hooks',
     'https://[fd00::1]/hooks',
     'https://[fe80::1]/hooks',
     'https://localhost/hooks',
@@ -56,6 +65,19 @@ describe('webhook addresses', () => {
     expect(isPublicAddress('2606:4700::1111')).toBe(true);
     for (const ip of ['127.0.0.1', '10.1.1.1', '192.0.2.1', '224.0.0.1', '::', '::ffff:10.0.0.1', 'ff02::1'])
       expect(isPublicAddress(ip), ip).toBe(false);
+    // The embedded IPv4 of an IPv4-compatible or -translated address is never trusted; a mapped one is
+    // judged by its IPv4 address whatever the spelling.
+    for (const ip of [
+      '::127.0.0.1',
+      '::7f00:1',
+      '::a9fe:a9fe',
+      '::8.8.8.8',
+      '::ffff:0:7f00:1',
+      '::ffff:7f00:1',
+    ])
+      expect(isPublicAddress(ip), ip).toBe(false);
+    for (const ip of ['::ffff:8.8.8.8', '::ffff:808:808', '2001:4860:4860::8888'])
+      expect(isPublicAddress(ip), ip).toBe(true);
   });
 
   it('production: http is refused, https to a public address is not', async () => {

@@ -3,13 +3,14 @@
 // scaled as processes of their own; any other value is refused at start with exit code 2.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createAccount, createAsset, partnerCall, rewardedMission, startTestApp } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { startReceiver } from './webhooks/receiver.ts';
 import { registerEndpoint } from './webhooks/endpoints.ts';
 import { freePort } from './free-port.ts';
+import { describeUnless, needsPostgres } from './requirements.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 let ctx: TestContext;
@@ -100,69 +101,72 @@ async function counts() {
   return row.rows[0] as { requested: number; paid: number; pending: number };
 }
 
-describe.skipIf(!onPostgres)('worker roles', () => {
-  it('--only=webhooks delivers the messages and pays no claim, even with WEBHOOK_WORKER=false', async () => {
-    await completion('roles-1');
-    expect(await counts()).toEqual({ requested: 1, paid: 0, pending: 1 });
-    const metricsPort = await freePort();
-    const worker = startWorker(['--only=webhooks'], {
-      WEBHOOK_WORKER: 'false',
-      METRICS_PORT: String(metricsPort),
-    });
-    try {
-      await until('the message is delivered', async () => (await counts()).pending === 0);
-      expect(receiver.verified(secret).map((m) => m.payload.type)).toEqual(['mission.completed']);
-      await until('the worker says what it runs', () => worker.output().includes('webhook worker started'));
-      // No payout metrics from a worker that pays nothing: its "seconds since the last payout batch"
-      // would only grow, and the alert of docs/operations.md would fire.
-      // (The queue readings, mrs_payout_queue_depth and the oldest claim's age, come from the database
-      // and are there for every process.)
-      const metrics = await scrape(metricsPort);
-      expect(metrics).toContain('mrs_payout_queue_depth');
-      expect(metrics).not.toMatch(
-        /^mrs_payout_(seconds_since_last_batch|batches_total|batch_duration_seconds)/m,
-      );
-      // Many payout intervals (20 ms) later the claim is still waiting: no payout worker runs here.
-      await new Promise((r) => setTimeout(r, 1000));
-      expect(await counts()).toEqual({ requested: 1, paid: 0, pending: 0 });
-    } finally {
-      expect(await worker.stop()).toBe(0);
-    }
-  }, 60_000);
+describeUnless(needsPostgres('worker processes share one database only on PostgreSQL'))(
+  'worker roles',
+  () => {
+    it('--only=webhooks delivers the messages and pays no claim, even with WEBHOOK_WORKER=false', async () => {
+      await completion('roles-1');
+      expect(await counts()).toEqual({ requested: 1, paid: 0, pending: 1 });
+      const metricsPort = await freePort();
+      const worker = startWorker(['--only=webhooks'], {
+        WEBHOOK_WORKER: 'false',
+        METRICS_PORT: String(metricsPort),
+      });
+      try {
+        await until('the message is delivered', async () => (await counts()).pending === 0);
+        expect(receiver.verified(secret).map((m) => m.payload.type)).toEqual(['mission.completed']);
+        await until('the worker says what it runs', () => worker.output().includes('webhook worker started'));
+        // No payout metrics from a worker that pays nothing: its "seconds since the last payout batch"
+        // would only grow, and the alert of docs/operations.md would fire.
+        // (The queue readings, mrs_payout_queue_depth and the oldest claim's age, come from the database
+        // and are there for every process.)
+        const metrics = await scrape(metricsPort);
+        expect(metrics).toContain('mrs_payout_queue_depth');
+        expect(metrics).not.toMatch(
+          /^mrs_payout_(seconds_since_last_batch|batches_total|batch_duration_seconds)/m,
+        );
+        // Many payout intervals (20 ms) later the claim is still waiting: no payout worker runs here.
+        await new Promise((r) => setTimeout(r, 1000));
+        expect(await counts()).toEqual({ requested: 1, paid: 0, pending: 0 });
+      } finally {
+        expect(await worker.stop()).toBe(0);
+      }
+    }, 60_000);
 
-  it('--only=payouts pays the claims and delivers no message, even with WEBHOOK_WORKER=true', async () => {
-    await completion('roles-2');
-    const before = receiver.received.length;
-    const metricsPort = await freePort();
-    const worker = startWorker(['--only=payouts'], {
-      WEBHOOK_WORKER: 'true',
-      METRICS_PORT: String(metricsPort),
-    });
-    try {
-      await until('both claims are paid', async () => (await counts()).paid === 2);
-      await until('the worker says what it runs', () => worker.output().includes('payout worker started'));
-      expect(await scrape(metricsPort)).toMatch(/^mrs_payout_seconds_since_last_batch \S+$/m);
-      // Many delivery intervals (20 ms) later the new message is still waiting.
-      await new Promise((r) => setTimeout(r, 1000));
-      expect(await counts()).toEqual({ requested: 0, paid: 2, pending: 1 });
-      expect(receiver.received.length).toBe(before);
-    } finally {
-      expect(await worker.stop()).toBe(0);
-    }
-  }, 60_000);
+    it('--only=payouts pays the claims and delivers no message, even with WEBHOOK_WORKER=true', async () => {
+      await completion('roles-2');
+      const before = receiver.received.length;
+      const metricsPort = await freePort();
+      const worker = startWorker(['--only=payouts'], {
+        WEBHOOK_WORKER: 'true',
+        METRICS_PORT: String(metricsPort),
+      });
+      try {
+        await until('both claims are paid', async () => (await counts()).paid === 2);
+        await until('the worker says what it runs', () => worker.output().includes('payout worker started'));
+        expect(await scrape(metricsPort)).toMatch(/^mrs_payout_seconds_since_last_batch \S+$/m);
+        // Many delivery intervals (20 ms) later the new message is still waiting.
+        await new Promise((r) => setTimeout(r, 1000));
+        expect(await counts()).toEqual({ requested: 0, paid: 2, pending: 1 });
+        expect(receiver.received.length).toBe(before);
+      } finally {
+        expect(await worker.stop()).toBe(0);
+      }
+    }, 60_000);
 
-  it('--only with another role, or an unknown option, exits 2 and says why', async () => {
-    for (const args of [['--only=everything'], ['--everything']]) {
-      const worker = startWorker(args);
-      const code = await Promise.race([
-        worker.exited,
-        new Promise((r) => setTimeout(() => r('running'), 20_000)),
-      ]);
-      await worker.stop();
-      expect(code).toBe(2);
-      expect(worker.output()).toContain('invalid arguments');
-    }
-    const { pending } = await counts();
-    expect(pending).toBe(1);
-  }, 60_000);
-});
+    it('--only with another role, or an unknown option, exits 2 and says why', async () => {
+      for (const args of [['--only=everything'], ['--everything']]) {
+        const worker = startWorker(args);
+        const code = await Promise.race([
+          worker.exited,
+          new Promise((r) => setTimeout(() => r('running'), 20_000)),
+        ]);
+        await worker.stop();
+        expect(code).toBe(2);
+        expect(worker.output()).toContain('invalid arguments');
+      }
+      const { pending } = await counts();
+      expect(pending).toBe(1);
+    }, 60_000);
+  },
+);

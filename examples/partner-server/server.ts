@@ -29,9 +29,13 @@ function required(name: string): string {
 }
 
 const port = Number(process.env.PORT ?? 3000);
+// Unset: every interface (as Node's default); 127.0.0.1 keeps it to this machine.
+const host = process.env.HOST || undefined;
 const publicUrl = (process.env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
 const missionKey = process.env.MISSION_KEY ?? 'daily-login';
 const region = process.env.REGION ?? 'KR';
+// The whsec_… secret the service showed once when the webhook endpoint was created (the console's
+// partner page, POST /admin/v1/partners/{id}/webhook-endpoints, or `npm run demo`'s output).
 const webhookSecret = process.env.MRS_WEBHOOK_SECRET;
 
 const rewards = createPartnerClient({
@@ -150,4 +154,6 @@ const server = createServer((req, res) => {
   });
 });
 
-server.listen(port, () => console.log(`example partner server on ${publicUrl}`));
+server.listen(port, host, () =>
+  console.log(`example partner server on ${publicUrl}${host ? ` (listening on ${host}:${port})` : ''}`),
+);

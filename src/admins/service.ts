@@ -1,12 +1,21 @@
 // Operator credentials: bearer secrets with a role, stored as SHA-256 only and shown once; and the
 // ADMIN_TOKEN bootstrap, which creates an OWNER but never revives or changes one.
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { adminCredentialInvalid, adminCredentialNotFound, lastOwner } from '../error-factories.ts';
-import type { AdminCredentialsTable, AdminRole, DB } from '../db/schema.ts';
+import type { AdminRole, DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { newId, newSecret, sha256Hex } from '../domain/ids.ts';
-
-type AdminRow = Selectable<AdminCredentialsTable>;
+import {
+  credentialBySecretHash,
+  credentialRows,
+  findCredential,
+  insertCredential,
+  insertCredentialUnlessSecretExists,
+  liveCredentialBySecretHash,
+  lockLiveOwners,
+  markRevoked,
+} from './store.ts';
+import type { AdminRow } from './store.ts';
 
 export interface AdminView {
   id: string;
@@ -40,12 +49,7 @@ export async function authenticateAdmin(
   db: Kysely<DB>,
   secret: string,
 ): Promise<AuthenticatedAdmin | undefined> {
-  const row = await db
-    .selectFrom('admin_credentials')
-    .select(['id', 'role'])
-    .where('secret_hash', '=', sha256Hex(secret))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const row = await liveCredentialBySecretHash(db, sha256Hex(secret));
   return row;
 }
 
@@ -60,28 +64,19 @@ export async function createAdminCredential(
   input: { name: string; role: AdminRole },
 ): Promise<AdminView & { secret: string }> {
   const secret = newSecret(ADMIN_SECRET_PREFIX);
-  const row = await db
-    .insertInto('admin_credentials')
-    .values({
-      id: newId('adc'),
-      name: input.name,
-      role: input.role,
-      secret_hash: sha256Hex(secret),
-      secret_prefix: secret.slice(0, SHOWN_PREFIX_LENGTH),
-      created_at: clock.now(),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await insertCredential(db, {
+    id: newId('adc'),
+    name: input.name,
+    role: input.role,
+    secret_hash: sha256Hex(secret),
+    secret_prefix: secret.slice(0, SHOWN_PREFIX_LENGTH),
+    created_at: clock.now(),
+  });
   return { ...adminView(row), secret };
 }
 
 export async function listAdminCredentials(db: Kysely<DB>): Promise<AdminView[]> {
-  const rows = await db
-    .selectFrom('admin_credentials')
-    .selectAll()
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await credentialRows(db);
   return rows.map(adminView);
 }
 
@@ -89,24 +84,14 @@ export async function listAdminCredentials(db: Kysely<DB>): Promise<AdminView[]>
 export async function revokeAdminCredential(db: Kysely<DB>, clock: Clock, id: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     // Lock the live owners so that two concurrent revocations cannot remove the last two together.
-    const owners = await trx
-      .selectFrom('admin_credentials')
-      .select('id')
-      .where('role', '=', 'OWNER')
-      .where('revoked_at', 'is', null)
-      .forUpdate()
-      .execute();
-    const row = await trx.selectFrom('admin_credentials').selectAll().where('id', '=', id).executeTakeFirst();
+    const owners = await lockLiveOwners(trx);
+    const row = await findCredential(trx, id);
     if (!row) throw adminCredentialNotFound(id);
     if (row.revoked_at !== null) return;
     if (row.role === 'OWNER' && owners.length <= 1) {
       throw lastOwner();
     }
-    await trx
-      .updateTable('admin_credentials')
-      .set({ revoked_at: clock.now() })
-      .where('id', '=', id)
-      .execute();
+    await markRevoked(trx, id, clock.now());
   });
 }
 
@@ -135,27 +120,18 @@ export async function ensureOwnerToken(
 ): Promise<OwnerTokenOutcome> {
   const secretHash = sha256Hex(secret);
   // One statement, safe when several processes start together: only one insert wins.
-  const inserted = await db
-    .insertInto('admin_credentials')
-    .values({
-      id: newId('adc'),
-      name: 'ADMIN_TOKEN',
-      role: 'OWNER',
-      secret_hash: secretHash,
-      secret_prefix: '',
-    })
-    .onConflict((oc) => oc.column('secret_hash').doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = await insertCredentialUnlessSecretExists(db, {
+    id: newId('adc'),
+    name: 'ADMIN_TOKEN',
+    role: 'OWNER',
+    secret_hash: secretHash,
+    secret_prefix: '',
+  });
   let result: OwnerTokenOutcome;
   if (inserted) {
     result = { outcome: 'CREATED', credentialId: inserted.id };
   } else {
-    const existing = await db
-      .selectFrom('admin_credentials')
-      .select(['id', 'role', 'revoked_at'])
-      .where('secret_hash', '=', secretHash)
-      .executeTakeFirstOrThrow();
+    const existing = await credentialBySecretHash(db, secretHash);
     result =
       existing.revoked_at === null
         ? { outcome: 'EXISTS', credentialId: existing.id, role: existing.role }
@@ -177,7 +153,7 @@ export async function ensureOwnerToken(
 
 /** The signed-in operator's own credential (name and role), for the console. */
 export async function currentAdmin(db: Kysely<DB>, id: string): Promise<AdminView> {
-  const row = await db.selectFrom('admin_credentials').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findCredential(db, id);
   if (!row) throw adminCredentialInvalid();
   return adminView(row);
 }

@@ -6,6 +6,7 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { formatAmount } from '../domain/amounts.ts';
 import { amountOf, decimalsOf, findBudget } from './service.ts';
+import { selectBudgetCaps, upsertBudgetCaps } from './store.ts';
 
 export interface CapsView {
   budgetId: string;
@@ -16,11 +17,7 @@ export interface CapsView {
 export async function getBudgetCaps(db: Kysely<DB>, budgetId: string): Promise<CapsView> {
   const budget = await findBudget(db, budgetId);
   const decimals = await decimalsOf(db, budget.asset_id);
-  const row = await db
-    .selectFrom('budget_caps')
-    .selectAll()
-    .where('budget_id', '=', budgetId)
-    .executeTakeFirst();
+  const row = await selectBudgetCaps(db, budgetId);
   const view = (v: string | null | undefined) =>
     v === null || v === undefined ? null : formatAmount(v, decimals);
   return {
@@ -48,10 +45,6 @@ export async function setBudgetCaps(
     per_partner_per_day: perPartner,
     updated_at: clock.now(),
   };
-  await db
-    .insertInto('budget_caps')
-    .values({ budget_id: budgetId, ...values })
-    .onConflict((oc) => oc.column('budget_id').doUpdateSet(values))
-    .execute();
+  await upsertBudgetCaps(db, budgetId, values);
   return getBudgetCaps(db, budgetId);
 }

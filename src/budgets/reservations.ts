@@ -1,11 +1,23 @@
 // The reservation engine: takes amounts from a budget's stripes inside the caller's transaction,
 // with `remaining >= amount` as the guard of every take, so no interleaving can overspend.
-import { sql } from 'kysely';
-import type { RawBuilder, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { prepared } from '../db/connection.ts';
 import { homeStripe } from '../domain/stripes.ts';
 import { groupBy } from '../domain/group-by.ts';
+import { inStripeOrder } from '../domain/lock-order.ts';
+import {
+  addToStripe,
+  addToStripes,
+  lockAllStripes,
+  lockStripesInOrder,
+  rollbackToReserveMany,
+  savepointReserveMany,
+  setStripesRemaining,
+  takeFromFreeStripe,
+} from './reservation-store.ts';
+
+// The CTE fragments a caller composes into its own statement (claims' grants and fixed completions).
+export { freeStripePick, takeFromOneFreeStripe } from './reservation-store.ts';
 
 /** One amount to reserve; `key` (the user) picks the stripe the search starts at. */
 export interface ReservationRequest {
@@ -38,7 +50,7 @@ export async function reserveMany(
   // The requests' indices by amount (bigint keys compare by value).
   const byAmount = groupBy(requests.keys(), (i) => (requests[i] as ReservationRequest).amount);
   const home = homeStripe(requests[0]?.key ?? '', stripes);
-  await sql`savepoint reserve_many`.execute(trx);
+  await savepointReserveMany(trx);
   let short = false;
   for (const [amount, indices] of byAmount) {
     let done = 0;
@@ -54,76 +66,8 @@ export async function reserveMany(
     }
   }
   if (!short) return covered;
-  await sql`rollback to savepoint reserve_many`.execute(trx);
+  await rollbackToReserveMany(trx);
   return gatherFromAllStripes(trx, budgetId, requests);
-}
-
-/**
- * The CTE `pick` (stripe, remaining): the stripe of the budget that nobody else holds (SKIP LOCKED:
- * never waits) with at least `atLeast` left, nearest the home stripe, locked by this transaction;
- * no row when there is none. Every take from a free stripe starts here.
- */
-export function freeStripePick(
-  budgetId: string,
-  stripes: number,
-  home: number,
-  atLeast: bigint,
-): RawBuilder<unknown> {
-  return sql`
-    pick AS (
-      SELECT stripe, remaining FROM budget_stripes
-      WHERE budget_id = ${budgetId} AND remaining >= ${atLeast.toString()}::numeric
-      ORDER BY (stripe - ${home}::int + ${stripes}::int) % ${stripes}::int
-      LIMIT 1
-      FOR UPDATE SKIP LOCKED
-    )`;
-}
-
-/**
- * One statement: lock a stripe nobody holds that has room for `amount`, and take up to `wanted`
- * whole amounts from it. Answers how many it took (0: no free stripe has room). The stripe's
- * value is read under the lock that the same statement then updates under; the update re-checks
- * it, so what is answered is exactly what was taken.
- */
-async function takeFromFreeStripe(
-  trx: Transaction<DB>,
-  budgetId: string,
-  stripes: number,
-  home: number,
-  amount: bigint,
-  wanted: number,
-): Promise<number> {
-  const a = amount.toString();
-  const query = sql<{ units: string }>`
-    WITH ${freeStripePick(budgetId, stripes, home, amount)}
-    UPDATE budget_stripes s
-    SET remaining = s.remaining - least(div(pick.remaining, ${a}::numeric), ${wanted}::numeric) * ${a}::numeric
-    FROM pick
-    WHERE s.budget_id = ${budgetId} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
-    RETURNING least(div(pick.remaining, ${a}::numeric), ${wanted}::numeric)::text AS units`;
-  const result = await trx.executeQuery(prepared('budget_take_free_stripe', query.compile(trx)));
-  return Number(result.rows[0]?.units ?? 0);
-}
-
-/**
- * The CTEs `pick` and `take`: lock a stripe nobody holds that has room for `total`, nearest the
- * home stripe, and take `total` from it. `take` has one row (the stripe) or none (no free stripe
- * had room: nothing taken, nothing locked). For a caller that writes what it took in the same
- * statement (grantClaims).
- */
-export function takeFromOneFreeStripe(
-  budgetId: string,
-  stripes: number,
-  home: number,
-  total: bigint,
-): RawBuilder<unknown> {
-  return sql`
-    ${freeStripePick(budgetId, stripes, home, total)}, take AS (
-      UPDATE budget_stripes s SET remaining = s.remaining - ${total.toString()}::numeric
-      FROM pick
-      WHERE s.budget_id = ${budgetId} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
-      RETURNING s.stripe
-    )`;
 }
 
 /** Step 2 of reserveMany: every stripe locked in stripe order, what is left shared out in order. */
@@ -132,13 +76,7 @@ async function gatherFromAllStripes(
   budgetId: string,
   requests: readonly ReservationRequest[],
 ): Promise<boolean[]> {
-  const rows = await trx
-    .selectFrom('budget_stripes')
-    .select(['stripe', 'remaining'])
-    .where('budget_id', '=', budgetId)
-    .orderBy('stripe')
-    .forUpdate()
-    .execute();
+  const rows = await lockAllStripes(trx, budgetId);
   const left = rows.map((r) => ({ stripe: r.stripe, remaining: BigInt(r.remaining), changed: false }));
   let total = left.reduce((sum, s) => sum + s.remaining, 0n);
   const covered = requests.map((request) => {
@@ -160,10 +98,7 @@ async function gatherFromAllStripes(
   const changed = left.filter((s) => s.changed);
   if (changed.length > 0) {
     // Absolute values are safe here: every stripe of the budget is locked by this transaction.
-    await sql`
-      UPDATE budget_stripes s SET remaining = v.remaining
-      FROM unnest(${changed.map((c) => c.stripe)}::int[], ${changed.map((c) => c.remaining.toString())}::numeric[]) AS v(stripe, remaining)
-      WHERE s.budget_id = ${budgetId} AND s.stripe = v.stripe`.execute(trx);
+    await setStripesRemaining(trx, budgetId, changed);
   }
   return covered;
 }
@@ -176,10 +111,37 @@ export async function release(
   key: string,
   stripes: number,
 ): Promise<void> {
-  await trx
-    .updateTable('budget_stripes')
-    .set({ remaining: sql`remaining + ${amount.toString()}::numeric` })
-    .where('budget_id', '=', budgetId)
-    .where('stripe', '=', homeStripe(key, stripes))
-    .execute();
+  await addToStripe(trx, budgetId, homeStripe(key, stripes), amount);
+}
+
+/**
+ * Gives many released reservations back (each to its user's home stripe), in one statement that
+ * locks the stripes in the one order (src/domain/lock-order.ts: budget id, then stripe), so a
+ * release of several claims never waits for one stripe while holding another out of order.
+ */
+export async function releaseMany(
+  trx: Transaction<DB>,
+  releases: ReadonlyArray<{ budgetId: string; stripes: number; key: string; amount: bigint }>,
+): Promise<void> {
+  const sums = new Map<string, { budgetId: string; stripe: number; amount: bigint }>();
+  for (const r of releases) {
+    const stripe = homeStripe(r.key, r.stripes);
+    const at = `${r.budgetId}\u0000${stripe}`;
+    const sum = sums.get(at) ?? { budgetId: r.budgetId, stripe, amount: 0n };
+    sum.amount += r.amount;
+    sums.set(at, sum);
+  }
+  const ordered = inStripeOrder([...sums.values()]);
+  if (ordered.length === 0) return;
+  const budgetIds = ordered.map((o) => o.budgetId);
+  const stripeNumbers = ordered.map((o) => o.stripe);
+  // Two statements: the locks in stripe order first, then the update. (One statement with the
+  // locks in a CTE loses its columns between Citus's steps, docs/scaling.md "On Citus".)
+  await lockStripesInOrder(trx, budgetIds, stripeNumbers);
+  await addToStripes(
+    trx,
+    budgetIds,
+    stripeNumbers,
+    ordered.map((o) => o.amount),
+  );
 }

@@ -1,10 +1,9 @@
 // Reward assets and budgets (operator CRUD, top-ups). What a budget pays out is taken by the
 // reservation engine (reservations.ts).
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
-import { AmountError, formatAmount, MAX_BASE_UNITS, parseAmount } from '../domain/amounts.ts';
+import { AmountError, formatAmount, parseAmount } from '../domain/amounts.ts';
 import { splitOverStripes } from '../domain/stripes.ts';
 import {
   budgetNotFound,
@@ -14,6 +13,22 @@ import {
   rewardAssetNotFound,
 } from '../error-factories.ts';
 import { newId } from '../domain/ids.ts';
+import {
+  addToBudgetStripes,
+  insertBudget,
+  insertBudgetStripes,
+  insertRewardAsset,
+  lockBudgetStripes,
+  raiseBudgetTotal,
+  selectAssetRow,
+  selectAssetRows,
+  selectBudget,
+  selectBudgetRow,
+  selectBudgetRows,
+  selectRewardAsset,
+  updateRewardAsset,
+} from './store.ts';
+import type { BudgetRow } from './store.ts';
 
 export type BudgetType = 'FIXED' | 'LUCKY_DRAW';
 export const DEFAULT_STRIPES = 16;
@@ -29,6 +44,17 @@ export function amountOf(text: string, decimals: number, field: string): bigint 
 
 // --- Assets ---
 
+/** Where an asset is paid on a chain (chain_assets, chain_networks); null for a ledger-only asset. */
+export interface AssetChainView {
+  networkId: string;
+  networkName: string;
+  chainId: number;
+  /** The token contract; null for the network's native coin. */
+  tokenAddress: string | null;
+  /** The token's page on the network's explorer, when the network has one (its tx link ends in /tx/{hash}). */
+  explorerUrl: string | null;
+}
+
 export interface AssetView {
   id: string;
   type: 'FT';
@@ -36,16 +62,30 @@ export interface AssetView {
   name: string;
   decimals: number | null;
   createdAt: string;
+  chain: AssetChainView | null;
 }
 
-function assetView(row: {
+interface AssetRow {
   id: string;
   type: 'FT';
   symbol: string;
   name: string;
   decimals: number | null;
   created_at: Date;
-}): AssetView {
+  network_id: string | null;
+  network_name: string | null;
+  chain_id: number | null;
+  token_address: string | null;
+  explorer_tx_url: string | null;
+}
+
+// Explorers (Etherscan, Kaiascan, Blockscout) show a token at /token/<address> beside /tx/<hash>.
+function tokenPage(explorerTxUrl: string | null, token: string | null): string | null {
+  if (!explorerTxUrl || !token || !explorerTxUrl.endsWith('/tx/{hash}')) return null;
+  return `${explorerTxUrl.slice(0, -'/tx/{hash}'.length)}/token/${token}`;
+}
+
+function assetView(row: AssetRow): AssetView {
   return {
     id: row.id,
     type: row.type,
@@ -53,8 +93,27 @@ function assetView(row: {
     name: row.name,
     decimals: row.decimals,
     createdAt: row.created_at.toISOString(),
+    chain:
+      row.network_id === null
+        ? null
+        : {
+            networkId: row.network_id,
+            networkName: row.network_name ?? '',
+            chainId: row.chain_id ?? 0,
+            tokenAddress: row.token_address,
+            explorerUrl: tokenPage(row.explorer_tx_url, row.token_address),
+          },
   };
 }
+
+// A new asset is not on a chain: the chain page's "add a token" creates those (createChainAsset).
+const NOT_ON_CHAIN = {
+  network_id: null,
+  network_name: null,
+  chain_id: null,
+  token_address: null,
+  explorer_tx_url: null,
+} as const;
 
 export async function createAsset(
   db: Kysely<DB>,
@@ -62,33 +121,31 @@ export async function createAsset(
   input: { symbol: string; name: string; decimals?: number | null },
 ): Promise<AssetView> {
   const now = clock.now();
-  const row = await db
-    .insertInto('reward_assets')
-    .values({
-      id: newId('ast'),
-      symbol: input.symbol,
-      name: input.name,
-      decimals: input.decimals ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return assetView(row);
+  const row = await insertRewardAsset(db, {
+    id: newId('ast'),
+    symbol: input.symbol,
+    name: input.name,
+    decimals: input.decimals ?? null,
+    created_at: now,
+    updated_at: now,
+  });
+  return assetView({ ...row, ...NOT_ON_CHAIN });
 }
 
 export async function listAssets(db: Kysely<DB>): Promise<AssetView[]> {
-  return (await db.selectFrom('reward_assets').selectAll().orderBy('created_at').execute()).map(assetView);
+  return (await selectAssetRows(db)).map(assetView);
 }
 
 async function findAsset(db: Kysely<DB>, id: string) {
-  const row = await db.selectFrom('reward_assets').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await selectRewardAsset(db, id);
   if (!row) throw rewardAssetNotFound(id);
   return row;
 }
 
 export async function getAsset(db: Kysely<DB>, id: string): Promise<AssetView> {
-  return assetView(await findAsset(db, id));
+  const row = await selectAssetRow(db, id);
+  if (!row) throw rewardAssetNotFound(id);
+  return assetView(row);
 }
 
 /** Decimals may be set once: after that, every stored amount depends on them. */
@@ -102,17 +159,12 @@ export async function updateAsset(
   if (input.decimals !== undefined && asset.decimals !== null && asset.decimals !== input.decimals) {
     throw decimalsAlreadySet(id, asset.decimals);
   }
-  const row = await db
-    .updateTable('reward_assets')
-    .set({
-      ...(input.name !== undefined && { name: input.name }),
-      ...(input.decimals !== undefined && { decimals: input.decimals }),
-      updated_at: clock.now(),
-    })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return assetView(row);
+  await updateRewardAsset(db, id, {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.decimals !== undefined && { decimals: input.decimals }),
+    updated_at: clock.now(),
+  });
+  return getAsset(db, id);
 }
 
 /** The asset's decimals, or 1402 when they are not set (such an asset cannot back a reward). */
@@ -150,25 +202,20 @@ export async function createBudget(
   const id = newId('bdg');
   const now = clock.now();
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('budgets')
-      .values({
-        id,
-        type: input.type,
-        asset_id: input.assetId,
-        name: input.name,
-        total,
-        stripes,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await trx
-      .insertInto('budget_stripes')
-      .values(
-        splitOverStripes(total, stripes).map((remaining, stripe) => ({ budget_id: id, stripe, remaining })),
-      )
-      .execute();
+    await insertBudget(trx, {
+      id,
+      type: input.type,
+      asset_id: input.assetId,
+      name: input.name,
+      total,
+      stripes,
+      created_at: now,
+      updated_at: now,
+    });
+    await insertBudgetStripes(
+      trx,
+      splitOverStripes(total, stripes).map((remaining, stripe) => ({ budget_id: id, stripe, remaining })),
+    );
   });
   return getBudget(db, id);
 }
@@ -181,85 +228,36 @@ export async function topUpBudget(
 ): Promise<BudgetView> {
   const budget = await findBudget(db, id);
   const amount = amountOf(amountText, await decimalsOf(db, budget.asset_id), 'amount');
-  await db.transaction().execute(async (trx) => {
-    // Under the row lock, so concurrent top-ups cannot together pass numeric(78,0) (that would be a 500).
-    const current = await trx
-      .selectFrom('budgets')
-      .select(sql<string>`total::text`.as('total'))
-      .where('id', '=', id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    if (BigInt(current.total) + amount > MAX_BASE_UNITS) {
-      throw invalidAmount(
-        'amount',
-        'the total would exceed the largest amount a budget holds (numeric(78,0))',
-      );
-    }
-    await trx
-      .updateTable('budgets')
-      .set({ total: sql`total + ${amount.toString()}::numeric`, updated_at: clock.now() })
-      .where('id', '=', id)
-      .execute();
-    const shares = splitOverStripes(amount, budget.stripes);
-    for (const [stripe, share] of shares.entries()) {
-      if (share === 0n) continue;
-      await trx
-        .updateTable('budget_stripes')
-        .set({ remaining: sql`remaining + ${share.toString()}::numeric` })
-        .where('budget_id', '=', id)
-        .where('stripe', '=', stripe)
-        .execute();
-    }
+  // The locks are taken in the order every completion takes them, so that a top-up never holds one
+  // lock while it waits for another out of order (issue #28: it used to lock the budget row FOR
+  // UPDATE, which a batch's claims need in KEY SHARE for their foreign key, and then wait for a
+  // stripe that batch held: "deadlock detected"). First the budget's stripes, in stripe order, the
+  // order every reservation waits in (so concurrent top-ups of one budget queue there and cannot
+  // together pass numeric(78,0)); then the budget row is updated (FOR NO KEY UPDATE, which a claim's
+  // foreign key check does not wait for, and which only a top-up takes); then the stripes.
+  // Three statements: one with the stripe locks in a CTE loses its columns between Citus's steps
+  // ("PGCOPY", docs/scaling.md "On Citus"), as releaseMany's did. On Citus the stripes come first
+  // for a second reason: Citus serializes writes of a reference table by a lock on its shard (and
+  // on the shards of the reference tables it points at), which a completion takes at its stripes'
+  // write; a top-up starting at the budget row took them in the other order.
+  const shares = splitOverStripes(amount, budget.stripes);
+  const added = await db.transaction().execute(async (trx) => {
+    await lockBudgetStripes(trx, id);
+    if (!(await raiseBudgetTotal(trx, id, amount, clock.now()))) return false;
+    await addToBudgetStripes(trx, id, shares);
+    return true;
   });
+  if (!added) {
+    throw invalidAmount('amount', 'the total would exceed the largest amount a budget holds (numeric(78,0))');
+  }
   return getBudget(db, id);
 }
 
 export async function findBudget(db: Kysely<DB>, id: string) {
-  const row = await db.selectFrom('budgets').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await selectBudget(db, id);
   if (!row) throw budgetNotFound(id);
   return row;
 }
-
-function budgetQuery(db: Kysely<DB>) {
-  return db
-    .selectFrom('budgets as b')
-    .innerJoin('reward_assets as a', 'a.id', 'b.asset_id')
-    .select((eb) => [
-      'b.id',
-      'b.type',
-      'b.name',
-      'b.asset_id',
-      'a.symbol',
-      'a.decimals',
-      'b.total',
-      'b.created_at',
-      eb
-        .selectFrom('budget_stripes as s')
-        .select(sql<string>`coalesce(sum(s.remaining), 0)::text`.as('v'))
-        .whereRef('s.budget_id', '=', 'b.id')
-        .as('remaining'),
-      eb
-        .selectFrom('claims as c')
-        .select(sql<string>`coalesce(sum(c.amount), 0)::text`.as('v'))
-        .whereRef('c.budget_id', '=', 'b.id')
-        .where('c.status', 'in', ['RESERVED', 'REQUESTED', 'FAILED'])
-        .as('reserved'),
-      eb
-        .selectFrom('claims as c')
-        .select(sql<string>`coalesce(sum(c.amount), 0)::text`.as('v'))
-        .whereRef('c.budget_id', '=', 'b.id')
-        .where('c.status', '=', 'SUCCEEDED')
-        .as('paid'),
-      eb
-        .selectFrom('claims as c')
-        .select(sql<number>`count(*)::int`.as('v'))
-        .whereRef('c.budget_id', '=', 'b.id')
-        .where('c.status', '=', 'REJECTED')
-        .as('rejected'),
-    ]);
-}
-
-type BudgetRow = Awaited<ReturnType<ReturnType<typeof budgetQuery>['executeTakeFirstOrThrow']>>;
 
 function budgetView(row: BudgetRow): BudgetView {
   const decimals = row.decimals ?? 0;
@@ -280,13 +278,11 @@ function budgetView(row: BudgetRow): BudgetView {
 }
 
 export async function getBudget(db: Kysely<DB>, id: string): Promise<BudgetView> {
-  const row = await budgetQuery(db).where('b.id', '=', id).executeTakeFirst();
+  const row = await selectBudgetRow(db, id);
   if (!row) throw budgetNotFound(id);
   return budgetView(row);
 }
 
 export async function listBudgets(db: Kysely<DB>, limit: number, offset: number): Promise<BudgetView[]> {
-  return (await budgetQuery(db).orderBy('b.created_at').limit(limit).offset(offset).execute()).map(
-    budgetView,
-  );
+  return (await selectBudgetRows(db, limit, offset)).map(budgetView);
 }

@@ -4,24 +4,24 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
-import { markClaimFailed, markClaimsSucceeded } from '../claims/payout-outcomes.ts';
+import { markClaimFailed, markClaimsSucceeded, reopenClaimsAfterReorg } from '../claims/payout-outcomes.ts';
+import { REORG_REOPEN_REASON } from './payout-types.ts';
+import { MAX_PAYOUT_ATTEMPTS } from '../domain/claims.ts';
 import { createChainPayout } from './outbox.ts';
 import type { ChainObserver, ChainPayoutOptions, ClaimOutcome } from './outbox.ts';
-import { chainDb } from './schema.ts';
 import { traceHooks } from '../telemetry/hooks.ts';
 import { resolveWalletKek } from './signer.ts';
-import {
-  claimsWithLivePayout,
-  dueChainClaims,
-  lockRequestedClaims,
-  requestedClaimsConfirmedOnChain,
-} from './store.ts';
-import type { DueChainClaim } from './store.ts';
+import { dueChainClaims, lockRequestedClaims, requestedClaimsConfirmedOnChain } from './claim-store.ts';
+import { claimsWithLivePayout } from './payout-store.ts';
+import type { DueChainClaim } from './claim-store.ts';
 
 /** How a claim's history names the chain payout. */
 export const CHAIN_PROVIDER_NAME = 'chain';
 
-export interface ClaimChainPayoutOptions extends Omit<ChainPayoutOptions, 'onSettled' | 'db' | 'clock'> {
+export interface ClaimChainPayoutOptions extends Omit<
+  ChainPayoutOptions,
+  'onSettled' | 'onReopened' | 'db' | 'clock'
+> {
   db: Kysely<DB>;
   clock: Clock;
   /** Claims handed to the outbox per round. */
@@ -39,7 +39,6 @@ export type ClaimChainPayout = ReturnType<typeof createClaimChainPayout>;
  */
 export function createClaimChainPayout(options: ClaimChainPayoutOptions) {
   const { db, clock } = options;
-  const cdb = chainDb(db);
   const limit = options.claimBatchSize ?? 1000;
 
   async function settle(
@@ -55,27 +54,35 @@ export function createClaimChainPayout(options: ClaimChainPayoutOptions) {
     );
     const failed = outcomes.filter((o) => o.status === 'FAILED');
     const attempts = await lockRequestedClaims(
-      chainDb(trx),
+      trx,
       failed.map((o) => o.claimId),
     );
     for (const outcome of failed) {
       const tries = attempts.get(outcome.claimId);
       if (tries === undefined) continue;
       const reason = `${outcome.reason ?? 'reverted on chain'} (tx ${outcome.txHash ?? 'unknown'})`;
-      await markClaimFailed(trx, { id: outcome.claimId, attempts: tries }, reason, CHAIN_PROVIDER_NAME, now);
+      // A transfer mined with another amount (or none) is never retried by itself: the user may hold
+      // part of it, so its attempts are used up and an operator decides (docs/payout.md).
+      const used = outcome.final ? Math.max(tries, MAX_PAYOUT_ATTEMPTS - 1) : tries;
+      await markClaimFailed(trx, { id: outcome.claimId, attempts: used }, reason, CHAIN_PROVIDER_NAME, now);
     }
   }
 
-  const outbox = createChainPayout({ ...options, onSettled: settle });
+  const outbox = createChainPayout({
+    ...options,
+    onSettled: settle,
+    onReopened: async (trx, ids, at) =>
+      void (await reopenClaimsAfterReorg(trx, ids, REORG_REOPEN_REASON, at)),
+  });
 
   async function run(): Promise<number> {
-    const confirmed = await requestedClaimsConfirmedOnChain(cdb, limit);
+    const confirmed = await requestedClaimsConfirmedOnChain(db, limit);
     if (confirmed.length > 0)
       await db
         .transaction()
         .execute((trx) => markClaimsSucceeded(trx, confirmed, CHAIN_PROVIDER_NAME, clock.now()));
 
-    const due = await dueChainClaims(cdb, clock.now(), limit);
+    const due = await dueChainClaims(db, clock.now(), limit);
     let handled = confirmed.length;
     // Signing and broadcasting run in a span linked to the requests that created the claims.
     if (due.length > 0)
@@ -95,7 +102,7 @@ export function createClaimChainPayout(options: ClaimChainPayoutOptions) {
     );
     // A claim another worker signed meanwhile is not failed here: its payout decides.
     const signedElsewhere = await claimsWithLivePayout(
-      cdb,
+      db,
       result.failed.map((f) => f.claimId),
     );
     const failures = result.failed.filter((f) => !signedElsewhere.has(f.claimId));
@@ -110,7 +117,7 @@ export function createClaimChainPayout(options: ClaimChainPayoutOptions) {
         }
       });
     }
-    return due.length - result.waitingForWallet.length;
+    return due.length - result.waitingForWallet.length - result.waitingForNetwork.length;
   }
 
   return { run, outbox };
@@ -126,6 +133,7 @@ export function chainPayoutForWorker(
   config: Pick<Config, 'walletKek' | 'walletKekPrevious' | 'nodeEnv' | 'dataDir'>,
   warn: (message: string) => void,
   observe?: ChainObserver,
+  info: (message: string) => void = warn,
 ): ClaimChainPayout {
   let kek: Buffer | undefined;
   return createClaimChainPayout({
@@ -133,6 +141,7 @@ export function chainPayoutForWorker(
     clock,
     kek: () => (kek ??= resolveWalletKek(config, warn)),
     previousKeks: config.walletKekPrevious,
+    log: { warn, info },
     ...(observe && { observe }),
   });
 }

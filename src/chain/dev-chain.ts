@@ -30,6 +30,25 @@ contract TestToken is ERC20 {
     function decimals() public view override returns (uint8) { return _tokenDecimals; }
     function mint(address to, uint256 amount) external { _mint(to, amount); }
 }
+// Tokens the payout does not support (docs/payout.md, "Tokens"): one whose transfer returns false
+// and moves nothing, one that keeps a fee of 1% on every transfer.
+contract FalseToken {
+    mapping(address => uint256) public balanceOf;
+    function decimals() external pure returns (uint8) { return 6; }
+    function mint(address to, uint256 amount) external { balanceOf[to] += amount; }
+    function transfer(address, uint256) external pure returns (bool) { return false; }
+}
+contract FeeToken is ERC20 {
+    constructor() ERC20("Fee token", "FEE") {}
+    function decimals() public pure override returns (uint8) { return 6; }
+    function mint(address to, uint256 amount) external { _mint(to, amount); }
+    function _update(address from, address to, uint256 value) internal override {
+        if (from == address(0) || to == address(0)) return super._update(from, to, value);
+        uint256 fee = value / 100;
+        super._update(from, address(0xFEE), fee);
+        super._update(from, to, value - fee);
+    }
+}
 contract NoDecimalsToken {
     mapping(address => uint256) public balanceOf;
     event Transfer(address indexed from, address indexed to, uint256 value);
@@ -51,7 +70,16 @@ export interface CompiledContract {
 export interface CompiledTokens {
   TestToken: CompiledContract;
   NoDecimalsToken: CompiledContract;
+  FalseToken: CompiledContract;
+  FeeToken: CompiledContract;
 }
+
+/**
+ * The EVM the test tokens are compiled for: London, the oldest the supported networks run (Kaia and
+ * ganache are London; PUSH0 and MCOPY of Shanghai and Cancun would be "invalid opcode" there). The
+ * same bytecode runs on every later EVM (docs/payout.md, "The development chain").
+ */
+export const TEST_TOKEN_EVM_VERSION = 'london';
 
 interface SolcOutput {
   errors?: Array<{ severity: string; formattedMessage: string }>;
@@ -71,6 +99,7 @@ export function compileTestTokens(dataDir: string): CompiledTokens {
     .update(TOKEN_SOURCE)
     .update(solcVersion)
     .update(ozVersion)
+    .update(TEST_TOKEN_EVM_VERSION)
     .digest('hex')
     .slice(0, 16);
   const cacheFile = path.join(dataDir, 'chain', `test-tokens-${key}.json`);
@@ -86,7 +115,7 @@ export function compileTestTokens(dataDir: string): CompiledTokens {
     sources: { 'TestToken.sol': { content: TOKEN_SOURCE } },
     settings: {
       optimizer: { enabled: true, runs: 200 },
-      evmVersion: 'cancun',
+      evmVersion: TEST_TOKEN_EVM_VERSION,
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
     },
   };
@@ -105,7 +134,12 @@ export function compileTestTokens(dataDir: string): CompiledTokens {
     if (!contract) throw new Error(`solc produced no ${name}`);
     return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
   };
-  const compiled: CompiledTokens = { TestToken: pick('TestToken'), NoDecimalsToken: pick('NoDecimalsToken') };
+  const compiled: CompiledTokens = {
+    TestToken: pick('TestToken'),
+    NoDecimalsToken: pick('NoDecimalsToken'),
+    FalseToken: pick('FalseToken'),
+    FeeToken: pick('FeeToken'),
+  };
   mkdirSync(path.dirname(cacheFile), { recursive: true });
   writeFileSync(cacheFile, JSON.stringify(compiled));
   return compiled;
@@ -120,6 +154,8 @@ export interface DevChainOptions {
   blockIntervalMs?: number;
   /** Refuses to start when 'production' (a dev chain is never a real network). */
   nodeEnv?: string;
+  /** The EVM of the chain (default 'cancun'); tests run 'london' to check the tokens deploy there. */
+  hardfork?: 'london' | 'shanghai' | 'cancun';
   /** How long the chain's process may take to listen (default 30 s). */
   startTimeoutMs?: number;
   /**
@@ -141,6 +177,8 @@ export interface DevChain {
   deployToken(options: { decimals: number; symbol?: string; supply?: bigint }): Promise<Address>;
   /** Deploys a token contract that has no decimals(). */
   deployTokenWithoutDecimals(supply?: bigint): Promise<Address>;
+  /** Deploys a token the payout does not support: 'false' (transfer returns false), 'fee' (keeps 1%). */
+  deployUnsupportedToken(kind: 'false' | 'fee'): Promise<Address>;
   /** Sets an address's native balance (dev-only method). */
   setNativeBalance(address: Address, wei: bigint): Promise<void>;
   /** Mints test tokens to an address. */
@@ -208,7 +246,7 @@ export async function startDevChain(options: DevChainOptions): Promise<DevChain>
     loggingEnabled: false,
     // Like a real node: a transaction that reverts is mined and answered with its hash, not an error.
     throwOnTransactionFailures: false,
-    hardfork: 'cancun',
+    hardfork: options.hardfork ?? 'cancun',
     mining,
     accounts: [{ privateKey: funderKey, balance: (10n ** 30n).toString() }],
     // Payouts set their own fixed gas limits; a large block fits a whole batch of them.
@@ -272,6 +310,7 @@ export async function startDevChain(options: DevChainOptions): Promise<DevChain>
     deployToken: ({ decimals, symbol = 'TST', supply = 10n ** 40n }) =>
       deploy(tokens.TestToken, [`Test ${symbol}`, symbol, decimals, supply]),
     deployTokenWithoutDecimals: (supply = 10n ** 30n) => deploy(tokens.NoDecimalsToken, [supply]),
+    deployUnsupportedToken: (kind) => deploy(kind === 'false' ? tokens.FalseToken : tokens.FeeToken, []),
     async setNativeBalance(address, wei) {
       await client.request({
         method: 'hardhat_setBalance' as never,
@@ -297,7 +336,8 @@ export async function startDevChain(options: DevChainOptions): Promise<DevChain>
       })) as bigint;
     },
     async stop() {
-      if (child.exitCode !== null) return;
+      // Ended already (a second stop, or killed): a signal leaves exitCode null but sets signalCode.
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       // Nothing of a dev chain outlives it, so there is no shutdown to wait for.
       child.kill('SIGKILL');

@@ -12,13 +12,19 @@ import { chainRpcUnavailable, notADevChainWallet, rewardWalletNotFound } from '.
 import { compileTestTokens, DEV_CHAIN_ID, startDevChain } from './dev-chain.ts';
 import type { DevChain } from './dev-chain.ts';
 import { chainFor, rpcClient } from './rpc.ts';
-import { chainDb } from './schema.ts';
-import { findBudgetChainAsset, findNetwork, findWalletOfBudget } from './store.ts';
+import { findBudgetChainAsset, findNetwork, findWalletOfBudget, owedByBudget } from './store.ts';
+import {
+  DEV_ASSET_ID,
+  DEV_NETWORK_ID,
+  DEV_TOKEN_SYMBOL,
+  disableDevNetwork,
+  dropDevNetworkRows,
+  otherNetwork,
+  registerDevNetwork,
+  walletOnDevNetwork,
+} from './dev-network-store.ts';
 
-/** Fixed ids, so that every start finds the rows of the earlier ones. */
-export const DEV_NETWORK_ID = 'net_devchain';
-export const DEV_ASSET_ID = 'ast_devtoken';
-export const DEV_TOKEN_SYMBOL = 'DEVT';
+export { DEV_ASSET_ID, DEV_NETWORK_ID, DEV_TOKEN_SYMBOL } from './dev-network-store.ts';
 
 /**
  * The deployer of the dev token, the same at every start: its first transaction (the deployment,
@@ -54,13 +60,6 @@ export async function prepareDevNetwork(
   }
 }
 
-const otherNetwork = (db: Kysely<DB>) =>
-  chainDb(db)
-    .selectFrom('chain_networks')
-    .select('name')
-    .where('id', '<>', DEV_NETWORK_ID)
-    .executeTakeFirst();
-
 /**
  * Starts the development chain when DEV_CHAIN allows it and no other network is registered, and
  * (re-)registers it. Hardhat keeps its state in memory, so each start is a new chain: the token is
@@ -79,7 +78,11 @@ export async function startDevNetwork(
   if (!config.devChain || config.nodeEnv === 'production') return undefined;
   const other = await otherNetwork(db);
   if (other) {
-    log.info({ network: other.name }, 'a chain network is registered: the development chain is not started');
+    const earlier = await retireDevNetwork(db, clock);
+    log.info(
+      { network: other.name, devNetwork: earlier },
+      'a chain network is registered: the development chain is not started',
+    );
     return undefined;
   }
   let chain: DevChain | undefined;
@@ -91,13 +94,33 @@ export async function startDevNetwork(
       blockIntervalMs: options.blockIntervalMs,
     });
     const token = await chain.deployToken({ decimals: 18, symbol: DEV_TOKEN_SYMBOL });
-    const { stalePayouts, wallets } = await registerDevNetwork(db, clock, chain.rpcUrl, token);
+    const genesis = (await chain.client.getBlock({ blockNumber: 0n })).hash;
+    const { stalePayouts, wallets, reset, lostConfirmed } = await registerDevNetwork(
+      db,
+      clock.now(),
+      DEV_CHAIN_ID,
+      chain.rpcUrl,
+      token,
+      genesis,
+    );
     for (const wallet of wallets) {
       await chain.client.request({
         method: 'hardhat_setNonce' as never,
         params: [wallet.address, `0x${wallet.nextNonce.toString(16)}`] as never,
       });
     }
+    // A new chain has none of the earlier one's balances: each wallet gets gas and what it owes plus
+    // the faucet's default, so claims are not failed "lacks DEVT" after every restart.
+    if (reset)
+      for (const wallet of wallets) {
+        const owed = BigInt(await owedByBudget(db, wallet.budgetId, wallet.nextNonce));
+        await fundDevWallet(db, wallet.budgetId, owed + FAUCET_DEFAULT_TOKENS);
+      }
+    if (reset)
+      log.warn(
+        { lostConfirmed, refunded: wallets.length },
+        'the development chain was reset (a new chain at every start): payouts confirmed on the earlier one are marked lost with it, reward wallets funded again',
+      );
     log.info(
       {
         rpcUrl: chain.rpcUrl,
@@ -117,71 +140,31 @@ export async function startDevNetwork(
   }
 }
 
-/** The network and token rows of this instance, and the clean-up of the earlier instance's open payouts. */
-async function registerDevNetwork(db: Kysely<DB>, clock: Clock, rpcUrl: string, token: Address) {
-  const now = clock.now();
-  return chainDb(db)
-    .transaction()
-    .execute(async (trx) => {
-      await trx
-        .insertInto('chain_networks')
-        .values({
-          id: DEV_NETWORK_ID,
-          name: 'Development chain',
-          chain_id: DEV_CHAIN_ID,
-          rpc_url: rpcUrl,
-          confirmations: 1,
-          explorer_tx_url: null,
-          created_at: now,
-        })
-        .onConflict((oc) => oc.column('id').doUpdateSet({ rpc_url: rpcUrl }))
-        .execute();
-      await trx
-        .insertInto('reward_assets')
-        .values({
-          id: DEV_ASSET_ID,
-          symbol: DEV_TOKEN_SYMBOL,
-          name: 'Development chain test token',
-          decimals: 18,
-          created_at: now,
-          updated_at: now,
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
-      await trx
-        .insertInto('chain_assets')
-        .values({
-          asset_id: DEV_ASSET_ID,
-          network_id: DEV_NETWORK_ID,
-          token_address: token.toLowerCase(),
-          created_at: now,
-        })
-        .onConflict((oc) => oc.column('asset_id').doUpdateSet({ token_address: token.toLowerCase() }))
-        .execute();
-      const stale = await trx
-        .updateTable('chain_payouts')
-        .set({
-          status: 'REVERTED',
-          last_error: 'the development chain restarted: this transaction was lost with its earlier instance',
-          settled_at: now,
-          updated_at: now,
-        })
-        .where('status', 'in', ['SIGNED', 'BROADCAST'])
-        .where('wallet_id', 'in', (eb) =>
-          eb.selectFrom('reward_wallets').select('id').where('network_id', '=', DEV_NETWORK_ID),
-        )
-        .executeTakeFirst();
-      const wallets = await trx
-        .selectFrom('reward_wallets as w')
-        .innerJoin('reward_wallet_nonces as n', 'n.wallet_id', 'w.id')
-        .select(['w.address', 'n.next_nonce'])
-        .where('w.network_id', '=', DEV_NETWORK_ID)
-        .execute();
-      return {
-        stalePayouts: Number(stale.numUpdatedRows),
-        wallets: wallets.map((w) => ({ address: w.address, nextNonce: Number(w.next_nonce) })),
-      };
-    });
+/**
+ * A real network is registered, so the development chain does not start: its row would stay with the
+ * URL of a chain that is gone. Nothing uses it (no reward wallet, no budget or claim of its token):
+ * its rows are dropped. Something does: it is disabled, so its claims wait (no attempt counted) and
+ * nothing is sent to a dead URL; its history stays, and a later start of the chain enables it again.
+ * Answers what was done ('dropped', 'disabled', or undefined when there was no such row).
+ */
+export async function retireDevNetwork(
+  db: Kysely<DB>,
+  clock: Clock,
+): Promise<'dropped' | 'disabled' | undefined> {
+  const cdb = db;
+  const row = await findNetwork(cdb, DEV_NETWORK_ID);
+  if (!row) return undefined;
+  const wallet = await walletOnDevNetwork(cdb);
+  if (!wallet) {
+    try {
+      await dropDevNetworkRows(cdb);
+      return 'dropped';
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23503') throw error;
+    }
+  }
+  if (!row.disabled_at) await disableDevNetwork(cdb, clock.now());
+  return 'disabled';
 }
 
 /**
@@ -189,13 +172,21 @@ async function registerDevNetwork(db: Kysely<DB>, clock: Clock, rpcUrl: string, 
  * `amount` whole units of the budget's asset (minted; the test token's mint is open).
  */
 export async function fundFromDevFaucet(db: Kysely<DB>, budgetId: string, amount: string): Promise<void> {
-  const cdb = chainDb(db);
+  const asset = await findBudgetChainAsset(db, budgetId);
+  await fundDevWallet(db, budgetId, parseAmount(amount, asset?.decimals ?? 18));
+}
+
+/** What the faucet gives when no amount is named, and on top of what is owed after a reset: 1000 DEVT. */
+const FAUCET_DEFAULT_TOKENS = 1000n * 10n ** 18n;
+
+/** The faucet, in base units of the budget's asset. */
+async function fundDevWallet(db: Kysely<DB>, budgetId: string, units: bigint): Promise<void> {
+  const cdb = db;
   const wallet = await findWalletOfBudget(cdb, budgetId);
   if (!wallet) throw rewardWalletNotFound(budgetId);
   const network = await findNetwork(cdb, wallet.network_id);
   if (!network || network.id !== DEV_NETWORK_ID) throw notADevChainWallet(budgetId);
   const asset = await findBudgetChainAsset(cdb, budgetId);
-  const units = parseAmount(amount, asset?.decimals ?? 18);
   const client = rpcClient(network);
   const address = wallet.address as Address;
   const token = (asset?.token_address ?? null) as Address | null;

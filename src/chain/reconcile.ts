@@ -1,17 +1,25 @@
 // Reconciliation: each reward wallet's transfers on chain (token Transfer logs from the wallet, or
 // the outbox's native transactions) against its CONFIRMED payouts; every difference is reported.
-import { getAddress, parseAbiItem } from 'viem';
+import { BaseError, getAddress, parseAbiItem } from 'viem';
 import type { Address, Hex } from 'viem';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { rpcClient } from './rpc.ts';
-import { chainDb } from './schema.ts';
-import { confirmedPayoutsOfWallet, findBudgetChainAsset, findNetwork, listWalletRows } from './store.ts';
+import { chainRpcUnavailable } from '../error-factories.ts';
+import { rpcClient, rpcFailure } from './rpc.ts';
+import type { BudgetChainRow, NetworkRow, WalletRow } from './store.ts';
+import { confirmedPayoutsOfWallet, payoutCountOfWallet } from './payout-store.ts';
+import { findBudgetChainAsset, findNetwork, listWalletRows } from './store.ts';
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 export interface ReconcileDifference {
-  kind: 'MISSING_ON_CHAIN' | 'NOT_IN_OUTBOX' | 'AMOUNT_OR_RECIPIENT_DIFFERS' | 'EXTRA_TRANSACTIONS';
+  /** NETWORK_UNREACHABLE: the wallet's network did not answer, so it was not reconciled (the others were). */
+  kind:
+    | 'MISSING_ON_CHAIN'
+    | 'NOT_IN_OUTBOX'
+    | 'AMOUNT_OR_RECIPIENT_DIFFERS'
+    | 'EXTRA_TRANSACTIONS'
+    | 'NETWORK_UNREACHABLE';
   txHash: string | null;
   claimId: string | null;
   detail: string;
@@ -26,15 +34,52 @@ export interface WalletReconciliation {
   differences: ReconcileDifference[];
 }
 
+/**
+ * Every wallet, network by network: a network that does not answer is reported for its wallets as
+ * NETWORK_UNREACHABLE (CHAIN_RPC_UNAVAILABLE, with how it failed) and the other networks are still
+ * reconciled, instead of the whole report failing.
+ */
 export async function reconcileWallets(db: Kysely<DB>): Promise<WalletReconciliation[]> {
-  const cdb = chainDb(db);
   const report: WalletReconciliation[] = [];
-  for (const wallet of await listWalletRows(cdb)) {
-    const network = await findNetwork(cdb, wallet.network_id);
-    const asset = await findBudgetChainAsset(cdb, wallet.budget_id);
+  for (const wallet of await listWalletRows(db)) {
+    const network = await findNetwork(db, wallet.network_id);
+    const asset = await findBudgetChainAsset(db, wallet.budget_id);
     if (!network || !asset) continue;
+    try {
+      report.push(await reconcileWallet(db, wallet, network, asset));
+    } catch (error) {
+      if (!(error instanceof BaseError)) throw error;
+      report.push({
+        walletId: wallet.id,
+        budgetId: wallet.budget_id,
+        address: getAddress(wallet.address),
+        confirmedPayouts: 0,
+        transfersOnChain: 0,
+        differences: [
+          {
+            kind: 'NETWORK_UNREACHABLE',
+            txHash: null,
+            claimId: null,
+            detail: chainRpcUnavailable(`network ${network.name} (${network.id})`, {
+              cause: new Error(rpcFailure(error)),
+            }).message,
+          },
+        ],
+      });
+    }
+  }
+  return report;
+}
+
+async function reconcileWallet(
+  db: Kysely<DB>,
+  wallet: WalletRow,
+  network: NetworkRow,
+  asset: BudgetChainRow,
+): Promise<WalletReconciliation> {
+  {
     const client = rpcClient(network);
-    const payouts = await confirmedPayoutsOfWallet(cdb, wallet.id);
+    const payouts = await confirmedPayoutsOfWallet(db, wallet.id);
     const differences: ReconcileDifference[] = [];
     const onChain = new Map<string, { to: string; value: bigint }>();
     if (asset.token_address) {
@@ -90,11 +135,7 @@ export async function reconcileWallets(db: Kysely<DB>): Promise<WalletReconcilia
       });
     }
     const sent = await client.getTransactionCount({ address: wallet.address as Address });
-    const handedOut = await cdb
-      .selectFrom('chain_payouts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('wallet_id', '=', wallet.id)
-      .executeTakeFirstOrThrow();
+    const handedOut = await payoutCountOfWallet(db, wallet.id);
     if (sent > Number(handedOut.n)) {
       differences.push({
         kind: 'EXTRA_TRANSACTIONS',
@@ -103,14 +144,13 @@ export async function reconcileWallets(db: Kysely<DB>): Promise<WalletReconcilia
         detail: `the wallet sent ${sent} transactions; the outbox signed ${handedOut.n}`,
       });
     }
-    report.push({
+    return {
       walletId: wallet.id,
       budgetId: wallet.budget_id,
       address: getAddress(wallet.address),
       confirmedPayouts: payouts.length,
       transfersOnChain,
       differences,
-    });
+    };
   }
-  return report;
 }

@@ -1,24 +1,20 @@
-// The SQL of the chain payout: networks, chain assets, reward wallets and their nonces, the payout
-// outbox and its transactions, user wallets and SIWE challenges (tables of 0009_chain.sql).
+// The SQL of the chain payout's registry: networks, chain assets, reward wallets and their nonces,
+// user wallets, and a wallet's safety stop (a reorg deeper than the confirmations). The outbox's SQL
+// is in payout-store.ts, the claims' in claim-store.ts, the operator's payouts list in payout-list-store.ts.
 import { sql } from 'kysely';
-import type { Kysely, Transaction } from 'kysely';
-import type { ChainDB, PayoutStatus } from './schema.ts';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { isOwedClaim } from '../budgets/owed-store.ts';
+import type { ChainNetworksTable, DB, RewardWalletsTable } from '../db/schema.ts';
 
-type Db = Kysely<ChainDB> | Transaction<ChainDB>;
+type Db = Kysely<DB> | Transaction<DB>;
 
 // --- Networks and assets ---
 
-export interface NetworkRow {
-  id: string;
-  name: string;
-  chain_id: number;
-  rpc_url: string;
-  confirmations: number;
-  explorer_tx_url: string | null;
-  created_at: Date;
-}
+/** A network as stored; `disabled_at` is set while an operator has it disabled, `fallback_rpc_urls` are tried after rpc_url. */
+export type NetworkRow = Selectable<ChainNetworksTable>;
+export type NewNetwork = Insertable<ChainNetworksTable>;
 
-export async function insertNetwork(db: Db, row: NetworkRow): Promise<void> {
+export async function insertNetwork(db: Db, row: NewNetwork): Promise<void> {
   await db.insertInto('chain_networks').values(row).execute();
 }
 
@@ -32,7 +28,7 @@ export function findNetwork(db: Db, id: string): Promise<NetworkRow | undefined>
 
 /** A reward asset and its place on a chain, written together. */
 export async function insertChainAsset(
-  db: Kysely<ChainDB>,
+  db: Kysely<DB>,
   asset: {
     id: string;
     symbol: string;
@@ -96,22 +92,12 @@ export function findBudgetChainAsset(db: Db, budgetId: string): Promise<BudgetCh
 
 // --- Reward wallets ---
 
-export interface WalletRow {
-  id: string;
-  budget_id: string;
-  network_id: string;
-  address: string;
-  encrypted_key: string;
-  key_origin: 'CREATED' | 'IMPORTED';
-  created_at: Date;
-}
+/** A reward wallet as stored; `halted_at` is set when it was stopped (a reorg lost confirmed transfers), cleared by a recovery. */
+export type WalletRow = Selectable<RewardWalletsTable>;
+export type NewWallet = Insertable<RewardWalletsTable>;
 
 /** A wallet and its nonce counter, starting at the nonce the chain reports for the address. */
-export async function insertWallet(
-  db: Kysely<ChainDB>,
-  wallet: WalletRow,
-  firstNonce: number,
-): Promise<void> {
+export async function insertWallet(db: Kysely<DB>, wallet: NewWallet, firstNonce: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('reward_wallets').values(wallet).execute();
     await trx
@@ -137,7 +123,7 @@ export function listWalletRows(db: Db): Promise<WalletRow[]> {
  * Locks the wallet's nonce row until the transaction ends and answers its next nonce: every
  * process signing for this wallet queues here, so no nonce is handed out twice.
  */
-export async function lockNextNonce(trx: Transaction<ChainDB>, walletId: string): Promise<number> {
+export async function lockNextNonce(trx: Transaction<DB>, walletId: string): Promise<number> {
   const row = await trx
     .selectFrom('reward_wallet_nonces')
     .select('next_nonce')
@@ -147,11 +133,7 @@ export async function lockNextNonce(trx: Transaction<ChainDB>, walletId: string)
   return Number(row.next_nonce);
 }
 
-export async function setNextNonce(
-  trx: Transaction<ChainDB>,
-  walletId: string,
-  nextNonce: number,
-): Promise<void> {
+export async function setNextNonce(trx: Transaction<DB>, walletId: string, nextNonce: number): Promise<void> {
   await trx
     .updateTable('reward_wallet_nonces')
     .set({ next_nonce: nextNonce })
@@ -159,14 +141,18 @@ export async function setNextNonce(
     .execute();
 }
 
-/** Amounts still owed by a budget: live claims not yet paid plus outbox payouts not yet settled. */
-export async function owedByBudget(db: Db, budgetId: string): Promise<string> {
+/**
+ * Amounts still owed by a budget (src/budgets/owed-store.ts), as its wallet will pay them: owed claims
+ * without a payout yet, plus outbox payouts not yet settled, of
+ * nonces from `fromNonce` on (the chain's nonce: a payout mined already left the wallet's balance).
+ */
+export async function owedByBudget(db: Db, budgetId: string, fromNonce = 0): Promise<string> {
   const row = await sql<{ owed: string }>`
     SELECT (coalesce((SELECT sum(c.amount) FROM claims c
-                      WHERE c.budget_id = ${budgetId} AND c.status IN ('RESERVED', 'REQUESTED', 'FAILED')
+                      WHERE c.budget_id = ${budgetId} AND ${isOwedClaim('c')}
                         AND NOT EXISTS (SELECT 1 FROM chain_payouts p WHERE p.claim_id = c.id AND p.status <> 'REVERTED')), 0)
           + coalesce((SELECT sum(p.amount) FROM chain_payouts p
-                      WHERE p.budget_id = ${budgetId} AND p.status IN ('SIGNED', 'BROADCAST')), 0))::text AS owed`.execute(
+                      WHERE p.budget_id = ${budgetId} AND p.status IN ('SIGNED', 'BROADCAST') AND p.nonce >= ${fromNonce}::bigint), 0))::text AS owed`.execute(
     db,
   );
   return row.rows[0]?.owed ?? '0';
@@ -174,412 +160,199 @@ export async function owedByBudget(db: Db, budgetId: string): Promise<string> {
 
 // --- User wallets ---
 
-export async function findUserWallets(db: Db, accountIds: string[]): Promise<Map<string, string>> {
+/**
+ * The wallets these accounts bound for this chain: a wallet bound for another chain id is not paid
+ * on this one (its owner may not control that address there, e.g. a contract wallet).
+ */
+export async function findUserWallets(
+  db: Db,
+  accountIds: string[],
+  chainId: number,
+): Promise<Map<string, string>> {
   if (accountIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('user_wallets')
     .select(['account_id', 'address'])
     .where('account_id', 'in', accountIds)
+    .where('chain_id', '=', chainId)
     .execute();
   return new Map(rows.map((r) => [r.account_id, r.address]));
 }
 
-// --- The outbox ---
+// --- Wallet safety: a reorg deeper than the confirmations ---
 
-export interface NewPayout {
-  id: string;
-  claim_id: string;
-  budget_id: string;
-  wallet_id: string;
-  account_id: string;
-  nonce: number;
-  to_address: string;
-  amount: string;
-  token_address: string | null;
-  raw_tx: string;
-  tx_hash: string;
-  gas_limit: number;
-  max_fee_per_gas: string;
-  max_priority_fee_per_gas: string;
-}
-
-/** Claims of this list that already have a live (not REVERTED) payout. */
-export async function claimsWithLivePayout(db: Db, claimIds: string[]): Promise<Set<string>> {
-  if (claimIds.length === 0) return new Set();
-  const rows = await db
+/** The highest nonce of a wallet's settled (mined) payouts (-1 when none): the chain's nonce must be past it. */
+export async function highestSettledNonce(db: Db, walletId: string): Promise<number> {
+  const row = await db
     .selectFrom('chain_payouts')
-    .select('claim_id')
-    .where('claim_id', 'in', claimIds)
-    .where('status', '<>', 'REVERTED')
-    .execute();
-  return new Set(rows.map((r) => r.claim_id));
+    .select(sql<string | null>`max(nonce)::text`.as('nonce'))
+    .where('wallet_id', '=', walletId)
+    .where('status', 'in', ['CONFIRMED', 'REVERTED', 'FAILED'])
+    .executeTakeFirst();
+  return row?.nonce === null || row?.nonce === undefined ? -1 : Number(row.nonce);
 }
 
-/** Amounts signed from a wallet and not yet settled, per token (native under ''). */
-export async function unsettledOutflows(
+/** Stops a wallet (first reason kept); answers whether this call stopped it. */
+export async function haltWallet(db: Db, walletId: string, reason: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('reward_wallets')
+    .set({ halted_at: now, halted_reason: reason.slice(0, 500) })
+    .where('id', '=', walletId)
+    .where('halted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** What a payout whose transfer a deep reorg removed says until it is confirmed again. */
+export const REORG_LOST_NOTE =
+  'a reorg deeper than the confirmations removed this transfer: it waits to be sent again as the same signed transaction (same nonce) once the wallet is recovered';
+
+/**
+ * A wallet's CONFIRMED payouts from the chain's nonce on: the chain has none of their transfers (a
+ * nonce at or above the wallet's count is mined nowhere on it). Each goes back to BROADCAST with its
+ * own signed transactions (same nonce: it can only ever pay its own claim); sent again once the
+ * wallet is not halted. Answers those moved.
+ */
+export async function unsettleLostPayouts(
   db: Db,
   walletId: string,
-): Promise<{ tokens: Map<string, bigint>; gasWei: bigint; count: number }> {
-  const rows = await db
-    .selectFrom('chain_payouts')
-    .select([
-      'token_address',
-      sql<string>`sum(amount)::text`.as('amount'),
-      sql<string>`sum(gas_limit * max_fee_per_gas)::text`.as('gas'),
-      sql<number>`count(*)::int`.as('count'),
-    ])
-    .where('wallet_id', '=', walletId)
-    .where('status', 'in', ['SIGNED', 'BROADCAST'])
-    .groupBy('token_address')
-    .execute();
-  const tokens = new Map<string, bigint>();
-  let gasWei = 0n;
-  let count = 0;
-  for (const row of rows) {
-    tokens.set(row.token_address ?? '', BigInt(row.amount));
-    gasWei += BigInt(row.gas);
-    count += row.count;
-  }
-  return { tokens, gasWei, count };
-}
-
-export async function insertPayouts(
-  trx: Transaction<ChainDB>,
-  payouts: NewPayout[],
+  chainNonce: number,
   now: Date,
-): Promise<void> {
-  if (payouts.length === 0) return;
-  // Chunks keep each statement under PostgreSQL's 65535 parameters.
-  for (let i = 0; i < payouts.length; i += 500) {
-    const chunk = payouts.slice(i, i + 500);
-    await trx
-      .insertInto('chain_payouts')
-      .values(chunk.map((p) => ({ ...p, status: 'SIGNED' as const, signed_at: now, updated_at: now })))
-      .execute();
-    await trx
-      .insertInto('chain_payout_txs')
-      .values(
-        chunk.map((p) => ({
-          tx_hash: p.tx_hash,
-          payout_id: p.id,
-          raw_tx: p.raw_tx,
-          max_fee_per_gas: p.max_fee_per_gas,
-          max_priority_fee_per_gas: p.max_priority_fee_per_gas,
-          status: 'SIGNED' as const,
-          signed_at: now,
-        })),
+): Promise<Array<{ id: string; claim_id: string; nonce: number }>> {
+  const moved = await db
+    .updateTable('chain_payouts')
+    .set({
+      status: 'BROADCAST',
+      mined_tx_hash: null,
+      block_number: null,
+      settled_at: null,
+      broadcast_at: null,
+      last_error: REORG_LOST_NOTE,
+      updated_at: now,
+    })
+    .where('wallet_id', '=', walletId)
+    .where('nonce', '>=', chainNonce)
+    .where('status', '=', 'CONFIRMED')
+    .returning(['id', 'claim_id', 'nonce'])
+    .execute();
+  if (moved.length > 0)
+    await db
+      .updateTable('chain_payout_txs')
+      .set({ status: 'SIGNED' })
+      .where(
+        'payout_id',
+        'in',
+        moved.map((p) => p.id),
       )
       .execute();
-  }
+  return moved.map((p) => ({ id: p.id, claim_id: p.claim_id, nonce: Number(p.nonce) }));
 }
 
-export interface OpenPayoutRow {
-  id: string;
-  claim_id: string;
-  wallet_id: string;
-  network_id: string;
-  nonce: number;
-  raw_tx: string;
-  tx_hash: string;
-  status: PayoutStatus;
-  to_address: string;
-  amount: string;
-  token_address: string | null;
-  gas_limit: number;
-  max_fee_per_gas: string;
-  max_priority_fee_per_gas: string;
-  broadcast_at: Date | null;
-  signed_at: Date;
+/** Wallets stopped now, with why (readiness, metrics, the console). */
+export function haltedWallets(db: Db) {
+  return db
+    .selectFrom('reward_wallets')
+    .select(['id', 'budget_id', 'network_id', 'address', 'halted_at', 'halted_reason'])
+    .where('halted_at', 'is not', null)
+    .orderBy('halted_at')
+    .execute();
 }
 
-/**
- * Leases the payouts due for a (re-)broadcast: never sent, or sent longer than `resendBefore`
- * ago and not yet settled. The lease is `broadcast_at = now`, taken with SKIP LOCKED so that
- * workers split the work; a lease lost in a crash simply falls due again later.
- */
-export async function leaseDueBroadcasts(
-  db: Kysely<ChainDB>,
-  now: Date,
-  resendBefore: Date,
-  limit: number,
-): Promise<OpenPayoutRow[]> {
-  const result = await sql<OpenPayoutRow>`
-    WITH due AS (
-      SELECT p.id FROM chain_payouts p
-      WHERE p.status IN ('SIGNED', 'BROADCAST') AND (p.broadcast_at IS NULL OR p.broadcast_at <= ${resendBefore}::timestamptz)
-      ORDER BY p.wallet_id, p.nonce
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    UPDATE chain_payouts p SET broadcast_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
-    FROM due, reward_wallets w
-    WHERE p.id = due.id AND w.id = p.wallet_id
-    RETURNING p.id, p.claim_id, p.wallet_id, w.network_id, p.nonce, p.raw_tx, p.tx_hash, p.status, p.to_address, p.amount::text AS amount,
-              p.token_address, p.gas_limit, p.max_fee_per_gas::text AS max_fee_per_gas, p.max_priority_fee_per_gas::text AS max_priority_fee_per_gas,
-              p.broadcast_at, p.signed_at`.execute(db);
-  return result.rows
-    .map((r) => ({ ...r, nonce: Number(r.nonce), gas_limit: Number(r.gas_limit) }))
-    .sort((a, b) => a.wallet_id.localeCompare(b.wallet_id) || a.nonce - b.nonce);
-}
-
-/** Records the answer of a broadcast: accepted (BROADCAST) or the node's refusal. */
-export async function recordBroadcasts(
-  db: Db,
-  accepted: string[],
-  refused: Array<{ id: string; error: string }>,
-  now: Date,
-): Promise<void> {
-  if (accepted.length > 0) {
-    await db
-      .updateTable('chain_payouts')
-      .set((eb) => ({
-        status: sql<PayoutStatus>`CASE WHEN status = 'SIGNED' THEN 'BROADCAST' ELSE status END`,
-        broadcasts: eb('broadcasts', '+', 1),
-        last_error: null,
-        updated_at: now,
-      }))
-      .where('id', 'in', accepted)
-      .where('status', 'in', ['SIGNED', 'BROADCAST'])
-      .execute();
-  }
-  for (const { id, error } of refused) {
-    await db
-      .updateTable('chain_payouts')
-      .set({ last_error: error.slice(0, 500), updated_at: now })
-      .where('id', '=', id)
-      .execute();
-  }
-}
-
-/**
- * Unsettled payouts that were sent at least once, oldest nonce first, for the confirm step; a
- * refused broadcast counts too, since a node may refuse a transaction it has mined already.
- */
-export async function listBroadcastPayouts(
-  db: Db,
-  limit: number,
-): Promise<Array<OpenPayoutRow & { hashes: string[]; current_signed_at: Date }>> {
-  const result = await sql<OpenPayoutRow & { hashes: string[]; current_signed_at: Date }>`
-    SELECT p.id, p.claim_id, p.wallet_id, w.network_id, p.nonce, p.raw_tx, p.tx_hash, p.status, p.to_address, p.amount::text AS amount,
-           p.token_address, p.gas_limit, p.max_fee_per_gas::text AS max_fee_per_gas, p.max_priority_fee_per_gas::text AS max_priority_fee_per_gas,
-           p.broadcast_at, p.signed_at,
-           (SELECT array_agg(t.tx_hash ORDER BY t.signed_at) FROM chain_payout_txs t WHERE t.payout_id = p.id) AS hashes,
-           (SELECT max(t.signed_at) FROM chain_payout_txs t WHERE t.payout_id = p.id) AS current_signed_at
-    FROM chain_payouts p JOIN reward_wallets w ON w.id = p.wallet_id
-    WHERE p.status IN ('SIGNED', 'BROADCAST') AND p.broadcast_at IS NOT NULL
-    ORDER BY p.wallet_id, p.nonce
-    LIMIT ${limit}`.execute(db);
-  return result.rows.map((r) => ({ ...r, nonce: Number(r.nonce), gas_limit: Number(r.gas_limit) }));
-}
-
-export interface Settlement {
-  payoutId: string;
-  status: 'CONFIRMED' | 'REVERTED';
-  minedHash: string;
-  blockNumber: number;
-  error: string | null;
-}
-
-/**
- * Settles payouts whose mined transaction has its confirmations; answers the ids actually moved
- * (a payout another worker settled first is skipped, so its outcome is reported once).
- */
-export async function settlePayouts(
-  trx: Transaction<ChainDB>,
-  settlements: Settlement[],
-  now: Date,
-): Promise<Set<string>> {
-  if (settlements.length === 0) return new Set();
-  // Two statements for the whole batch; the status guard skips a payout another worker settled.
-  const column = <T>(pick: (s: Settlement) => T) => settlements.map(pick);
-  const moved = await sql<{ id: string; mined_tx_hash: string }>`
-    UPDATE chain_payouts p
-    SET status = s.status, mined_tx_hash = s.hash, block_number = s.block, last_error = s.error, settled_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
-    FROM unnest(${column((s) => s.payoutId)}::text[], ${column((s) => s.status)}::text[], ${column((s) => s.minedHash)}::text[],
-                ${column((s) => s.blockNumber)}::bigint[], ${column((s) => s.error)}::text[]) AS s(id, status, hash, block, error)
-    WHERE p.id = s.id AND p.status IN ('SIGNED', 'BROADCAST')
-    RETURNING p.id, p.mined_tx_hash`.execute(trx);
-  const ids = moved.rows.map((r) => r.id);
-  if (ids.length > 0) {
-    await sql`
-      UPDATE chain_payout_txs t SET status = CASE WHEN t.tx_hash = p.mined_tx_hash THEN 'MINED' ELSE 'REPLACED' END
-      FROM chain_payouts p WHERE p.id = t.payout_id AND p.id = ANY(${ids}::text[])`.execute(trx);
-  }
-  return new Set(ids);
-}
-
-/** Locks one broadcast payout for a same-nonce replacement, unless another worker holds it. */
-export async function lockPayoutForReplacement(trx: Transaction<ChainDB>, payoutId: string) {
+/** Every reward wallet's sealed key, locked FOR UPDATE (a concurrent rotation or import waits). */
+export function lockWalletKeys(trx: Transaction<DB>) {
   return trx
-    .selectFrom('chain_payouts')
-    .selectAll()
-    .where('id', '=', payoutId)
-    .where('status', '=', 'BROADCAST')
+    .selectFrom('reward_wallets')
+    .select(['id', 'address', 'encrypted_key'])
+    .orderBy('id')
     .forUpdate()
-    .skipLocked()
+    .execute();
+}
+
+/** Replaces a wallet's sealed key. */
+export async function setWalletKey(
+  trx: Transaction<DB>,
+  walletId: string,
+  encryptedKey: string,
+): Promise<void> {
+  await trx
+    .updateTable('reward_wallets')
+    .set({ encrypted_key: encryptedKey })
+    .where('id', '=', walletId)
+    .execute();
+}
+
+/** Changes a network's settings. */
+export async function setNetworkSettings(
+  db: Db,
+  id: string,
+  changes: Updateable<ChainNetworksTable>,
+): Promise<void> {
+  await db.updateTable('chain_networks').set(changes).where('id', '=', id).execute();
+}
+
+/** Something that uses the network (an asset or a reward wallet), or undefined. */
+export function networkInUse(db: Db, id: string) {
+  return db
+    .selectFrom('chain_assets')
+    .select('asset_id')
+    .where('network_id', '=', id)
+    .union(db.selectFrom('reward_wallets').select('id as asset_id').where('network_id', '=', id))
     .executeTakeFirst();
 }
 
-export async function recordReplacement(
-  trx: Transaction<ChainDB>,
-  payoutId: string,
-  tx: { rawTx: string; hash: string; maxFeePerGas: string; maxPriorityFeePerGas: string },
-  now: Date,
-): Promise<void> {
+export async function removeNetwork(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('chain_networks').where('id', '=', id).execute();
+}
+
+/** When the network's development chain was last reset. */
+export function networkResetAt(db: Db, networkId: string) {
+  return db.selectFrom('chain_networks').select('reset_at').where('id', '=', networkId).executeTakeFirst();
+}
+
+/** The budget's id if it exists (a budget that is not a chain budget says so). */
+export function budgetExists(db: Db, budgetId: string) {
+  return db.selectFrom('budgets').select('id').where('id', '=', budgetId).executeTakeFirst();
+}
+
+/** The wallet released from its halt. */
+export async function releaseWallet(trx: Transaction<DB>, walletId: string): Promise<void> {
   await trx
-    .insertInto('chain_payout_txs')
-    .values({
-      tx_hash: tx.hash,
-      payout_id: payoutId,
-      raw_tx: tx.rawTx,
-      max_fee_per_gas: tx.maxFeePerGas,
-      max_priority_fee_per_gas: tx.maxPriorityFeePerGas,
-      status: 'SIGNED',
-      signed_at: now,
-    })
-    .execute();
-  await trx
-    .updateTable('chain_payouts')
-    .set((eb) => ({
-      raw_tx: tx.rawTx,
-      tx_hash: tx.hash,
-      max_fee_per_gas: tx.maxFeePerGas,
-      max_priority_fee_per_gas: tx.maxPriorityFeePerGas,
-      replacements: eb('replacements', '+', 1),
-      // Due for a broadcast at once.
-      broadcast_at: null,
-      updated_at: now,
-    }))
-    .where('id', '=', payoutId)
+    .updateTable('reward_wallets')
+    .set({ halted_at: null, halted_reason: null })
+    .where('id', '=', walletId)
     .execute();
 }
 
-export interface PayoutView {
-  id: string;
-  claim_id: string;
-  status: PayoutStatus;
-  nonce: number;
-  to_address: string;
-  amount: string;
-  token_address: string | null;
-  tx_hash: string;
-  mined_tx_hash: string | null;
-  last_error: string | null;
-  wallet_id: string;
-}
-
-export async function listPayoutsOfClaims(db: Db, claimIds: string[]): Promise<PayoutView[]> {
-  if (claimIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('chain_payouts')
-    .select([
-      'id',
-      'claim_id',
-      'status',
-      'nonce',
-      'to_address',
-      sql<string>`amount::text`.as('amount'),
-      'token_address',
-      'tx_hash',
-      'mined_tx_hash',
-      'last_error',
-      'wallet_id',
-    ])
-    .where('claim_id', 'in', claimIds)
-    .orderBy('signed_at')
-    .execute();
-  return rows.map((r) => ({ ...r, nonce: Number(r.nonce) }));
-}
-
-/** CONFIRMED payouts of a wallet with the hash that was mined, for reconciliation. */
-export function confirmedPayoutsOfWallet(db: Db, walletId: string) {
+/** A wallet's settled (CONFIRMED, REVERTED or FAILED) payouts from `nonce` on, by nonce. */
+export function settledPayoutsFromNonce(db: Db, walletId: string, nonce: number) {
   return db
     .selectFrom('chain_payouts')
-    .select([
-      'id',
-      'claim_id',
-      'to_address',
-      sql<string>`amount::text`.as('amount'),
-      'token_address',
-      'mined_tx_hash',
-      'block_number',
-      'nonce',
-    ])
+    .select(['id', 'claim_id', 'nonce', 'status', 'mined_tx_hash'])
     .where('wallet_id', '=', walletId)
-    .where('status', '=', 'CONFIRMED')
+    .where('nonce', '>=', nonce)
+    .where('status', 'in', ['CONFIRMED', 'REVERTED', 'FAILED'])
+    .orderBy('nonce')
     .execute();
 }
 
-// --- Claims paid on chain (the wiring to the rewards module) ---
-
-export interface DueChainClaim {
-  id: string;
-  budget_id: string;
-  account_id: string;
-  amount: string;
-  attempts: number;
-  /** W3C traceparent of the request that created the claim (tracing on), for the payout span's link. */
-  trace_context: string | null;
-}
-
-/**
- * REQUESTED claims of chain assets that are due and have no live payout, of users with a bound
- * wallet: a claim of a user without one is not handed over (it waits, uncounted, until a binding).
- */
-export async function dueChainClaims(db: Db, now: Date, limit: number): Promise<DueChainClaim[]> {
-  const result = await sql<DueChainClaim>`
-    SELECT c.id, c.budget_id, c.account_id, c.amount::text AS amount, c.attempts, c.trace_context
-    FROM claims c
-    JOIN chain_assets ca ON ca.asset_id = c.asset_id
-    JOIN user_wallets uw ON uw.account_id = c.account_id
-    WHERE c.status = 'REQUESTED' AND c.next_attempt_at <= ${now}::timestamptz
-      AND NOT EXISTS (SELECT 1 FROM chain_payouts p WHERE p.claim_id = c.id AND p.status <> 'REVERTED')
-    ORDER BY c.next_attempt_at, c.id
-    LIMIT ${limit}`.execute(db);
-  return result.rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
-}
-
-/**
- * REQUESTED claims whose payout is CONFIRMED: normally none (the claim moves in the settling
- * transaction), but a claim another worker failed in the instant its payout was signed is caught up.
- */
-export async function requestedClaimsConfirmedOnChain(db: Db, limit: number): Promise<string[]> {
-  const result = await sql<{ id: string }>`
-    SELECT c.id FROM claims c JOIN chain_payouts p ON p.claim_id = c.id AND p.status = 'CONFIRMED'
-    WHERE c.status = 'REQUESTED' LIMIT ${limit}`.execute(db);
-  return result.rows.map((r) => r.id);
-}
-
-/** Attempts so far of claims still REQUESTED, locked for their move (inside the settling transaction). */
-export async function lockRequestedClaims(
-  trx: Transaction<ChainDB>,
-  ids: string[],
-): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const rows = await trx
-    .selectFrom('claims')
-    .select(['id', 'attempts'])
-    .where('id', 'in', ids)
-    .where('status', '=', 'REQUESTED')
-    .forUpdate()
+/** The wallet's SIGNED and BROADCAST payouts, sent again at the next broadcast round. */
+export async function rebroadcastPending(trx: Transaction<DB>, walletId: string): Promise<void> {
+  await trx
+    .updateTable('chain_payouts')
+    .set({ broadcast_at: null })
+    .where('wallet_id', '=', walletId)
+    .where('status', 'in', ['SIGNED', 'BROADCAST'])
     .execute();
-  return new Map(rows.map((r) => [r.id, Number(r.attempts)]));
 }
 
-export interface ClaimChainTx {
-  claim_id: string;
-  tx_hash: string;
-  explorer_url: string | null;
-}
-
-/**
- * For a LEFT JOIN of claim listings: each claim's live payout transaction (the mined hash once
- * CONFIRMED, else the one in force) and its link from the network's explorer URL template.
- */
-export function claimChainTxs() {
-  return sql<ClaimChainTx>`(
-    SELECT p.claim_id, coalesce(p.mined_tx_hash, p.tx_hash) AS tx_hash,
-           replace(n.explorer_tx_url, '{hash}', coalesce(p.mined_tx_hash, p.tx_hash)) AS explorer_url
-    FROM chain_payouts p JOIN reward_wallets w ON w.id = p.wallet_id JOIN chain_networks n ON n.id = w.network_id
-    WHERE p.status <> 'REVERTED')`;
+/** The wallet's payouts taken back after a reorg lost them (REORG_LOST_NOTE), to be sent again, by nonce. */
+export function resentAfterReorg(trx: Transaction<DB>, walletId: string) {
+  return trx
+    .selectFrom('chain_payouts')
+    .select(['id', 'claim_id', 'nonce'])
+    .where('wallet_id', '=', walletId)
+    .where('status', 'in', ['SIGNED', 'BROADCAST'])
+    .where('last_error', '=', REORG_LOST_NOTE)
+    .orderBy('nonce')
+    .execute();
 }

@@ -1,25 +1,64 @@
-// The end user's wallet: bound by signing a one-time Sign-In with Ethereum (EIP-4361) challenge,
-// verified by viem/siwe; rebinding is allowed and every binding is kept in user_wallet_events.
-import { getAddress } from 'viem';
-import type { Address, Hex } from 'viem';
-import { createSiweMessage, generateSiweNonce, parseSiweMessage, verifySiweMessage } from 'viem/siwe';
+// The end user's wallet: bound by signing a one-time Sign-In with Ethereum (EIP-4361) challenge;
+// rebinding is allowed and every binding is kept in user_wallet_events. A signature is checked as
+// wallets really make it (docs/wallets.md): an account key's under Ethereum's EIP-191 prefix or
+// Kaia's KIP-97 prefix, checked here without the network; a contract wallet's by asking the
+// contract (EIP-1271), where a network that does not answer is an outage (3602), not a bad signature.
+import {
+  BaseError,
+  concat,
+  getAddress,
+  hashMessage,
+  HttpRequestError,
+  keccak256,
+  recoverAddress,
+  stringToBytes,
+  TimeoutError,
+} from 'viem';
+import type { Address, Hex, PublicClient } from 'viem';
+import { createSiweMessage, generateSiweNonce, parseSiweMessage } from 'viem/siwe';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
+import type { WalletConnectorConfig } from '../config.ts';
 import {
   chainNetworkNotFoundForChainId,
+  contractWalletUnverifiable,
   noChainNetworkConfigured,
   siweChallengeInvalid,
   siweSignatureInvalid,
   userWalletNotFound,
+  walletChallengesExhausted,
 } from '../error-factories.ts';
 import type { Because } from '../error-factories.ts';
+import { refuseSharedAddress } from '../budgets/payout-addresses.ts';
 import { rpcClient } from './rpc.ts';
-import { chainDb } from './schema.ts';
 import { normalizeAddress } from './service.ts';
+import {
+  deleteChallenges,
+  deleteExpiredChallenges,
+  findChallenge,
+  findUserWallet,
+  firstNetwork,
+  firstNetworkChainId,
+  insertChallenge,
+  insertWalletEvent,
+  liveChallengesOfOthers,
+  lockChallengeIssuing,
+  lockUserWallet,
+  ownLiveChallengesBeyond,
+  upsertUserWallet,
+  useChallenge,
+} from './wallet-store.ts';
 
 /** How long a challenge may wait for its signature. */
 export const CHALLENGE_TTL_MS = 10 * 60_000;
+/** Live challenges one account may hold; a new one beyond this replaces the account's oldest. */
+export const MAX_CHALLENGES_PER_ACCOUNT = 5;
+/**
+ * Live challenges one address may hold across accounts; beyond this a new one is refused (3613)
+ * until some expire, so that other accounts cannot push out the owner's own challenge.
+ */
+export const MAX_CHALLENGES_PER_ADDRESS = 20;
 
 export interface SiweSite {
   /** Host (and port) of the service, the message's `domain`. */
@@ -33,9 +72,7 @@ export function siweSiteOf(publicBaseUrl: string): SiweSite {
 }
 
 async function networkForChain(db: Kysely<DB>, chainId: number | undefined) {
-  let query = chainDb(db).selectFrom('chain_networks').selectAll().orderBy('created_at').limit(1);
-  if (chainId !== undefined) query = query.where('chain_id', '=', chainId);
-  const network = await query.executeTakeFirst();
+  const network = await firstNetwork(db, chainId);
   if (!network)
     throw chainId === undefined ? noChainNetworkConfigured() : chainNetworkNotFoundForChainId(chainId);
   return network;
@@ -53,6 +90,7 @@ export async function issueChallenge(
   const now = clock.now();
   const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
   const nonce = generateSiweNonce();
+  const lowerAddress = address.toLowerCase();
   const message = createSiweMessage({
     domain: site.domain,
     address,
@@ -64,18 +102,117 @@ export async function issueChallenge(
     issuedAt: now,
     expirationTime: expiresAt,
   });
-  await chainDb(db)
-    .insertInto('siwe_challenges')
-    .values({
+  await db.transaction().execute(async (trx) => {
+    // The bounds hold across processes: issuing for one account, or one address, is serialized.
+    await lockChallengeIssuing(trx, input.accountId, lowerAddress);
+    const forAddress = await liveChallengesOfOthers(trx, now, lowerAddress, input.accountId);
+    if (Number(forAddress.n) >= MAX_CHALLENGES_PER_ADDRESS) throw walletChallengesExhausted();
+    // The account's own oldest make room: a user who asks again never locks themselves out.
+    const own = await ownLiveChallengesBeyond(trx, now, input.accountId, MAX_CHALLENGES_PER_ACCOUNT - 1);
+    await deleteChallenges(
+      trx,
+      own.map((row) => row.nonce),
+    );
+    await insertChallenge(trx, {
       nonce,
       account_id: input.accountId,
-      address: address.toLowerCase(),
+      address: lowerAddress,
       expires_at: expiresAt,
       used_at: null,
       created_at: now,
-    })
-    .execute();
+    });
+  });
   return { message, nonce, expiresAt: expiresAt.toISOString() };
+}
+
+/** The hash Kaia's KIP-97 `personal_sign` signs (legacy Kaia Wallet / Kaikas, `klay_sign`). */
+export function kip97Hash(message: string): Hex {
+  const bytes = stringToBytes(message);
+  return keccak256(concat([stringToBytes(`\x19Klaytn Signed Message:\n${bytes.length}`), bytes]));
+}
+
+const ERC1271_MAGIC = '0x1626ba7e';
+const erc1271Abi = [
+  {
+    type: 'function',
+    name: 'isValidSignature',
+    stateMutability: 'view',
+    inputs: [
+      { name: 'hash', type: 'bytes32' },
+      { name: 'signature', type: 'bytes' },
+    ],
+    outputs: [{ name: '', type: 'bytes4' }],
+  },
+] as const;
+
+async function recovered(hash: Hex, signature: Hex): Promise<string | undefined> {
+  try {
+    return (await recoverAddress({ hash, signature })).toLowerCase();
+  } catch {
+    return undefined; // not a 65-byte ECDSA signature: perhaps a contract wallet's
+  }
+}
+
+/** The node did not answer (or not in time), as opposed to answering "no". */
+function isOutage(error: unknown): boolean {
+  if (error instanceof BaseError)
+    return Boolean(error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError));
+  return false;
+}
+
+/**
+ * Whether `address` signed `message`: an account key under the EIP-191 or the KIP-97 prefix
+ * (no network needed), else a contract at the address that accepts it by EIP-1271. Throws 3602
+ * when the network must be asked and does not answer.
+ */
+export async function signatureIsValid(
+  client: () => PublicClient,
+  address: Address,
+  message: string,
+  signature: Hex,
+): Promise<boolean> {
+  const hashes = [hashMessage(message), kip97Hash(message)];
+  for (const hash of hashes) if ((await recovered(hash, signature)) === address.toLowerCase()) return true;
+  const rpc = client();
+  let code: Hex | undefined;
+  try {
+    code = await rpc.getCode({ address });
+  } catch (error) {
+    throw contractWalletUnverifiable({ cause: error });
+  }
+  // No code: an account key, and its signature did not recover to it.
+  if (!code || code === '0x') return false;
+  for (const hash of hashes) {
+    try {
+      const answer = await rpc.readContract({
+        address,
+        abi: erc1271Abi,
+        functionName: 'isValidSignature',
+        args: [hash, signature],
+      });
+      if (answer.toLowerCase() === ERC1271_MAGIC) return true;
+    } catch (error) {
+      // A revert or an answer that is not bytes4 is the contract saying no; silence is an outage.
+      if (isOutage(error)) throw contractWalletUnverifiable({ cause: error });
+    }
+  }
+  return false;
+}
+
+/** Deletes challenges past their expiry (used or not: the binding event keeps the nonce). */
+export async function purgeExpiredChallenges(db: Kysely<DB>, now: Date, limit: number): Promise<number> {
+  return deleteExpiredChallenges(db, now, limit);
+}
+
+/** What the mission page may offer to connect a wallet (docs/wallets.md). */
+export async function walletConnectors(db: Kysely<DB>, config: WalletConnectorConfig) {
+  const network = await firstNetworkChainId(db);
+  return {
+    chainId: network ? Number(network.chain_id) : null,
+    injected: true,
+    miniDapp: config.miniDapp ?? null,
+    devWallet: config.devWallet,
+  };
 }
 
 export interface UserWalletView {
@@ -91,6 +228,8 @@ export async function bindWallet(
   site: SiweSite,
   accountId: string,
   input: { message: string; signature: string },
+  /** PAYOUT_ADDRESS_ONE_ACCOUNT: refuse an address another account has bound (3510). */
+  options: { oneAccountPerAddress?: boolean } = {},
 ): Promise<UserWalletView> {
   const invalid = (why: string, because?: Because) => siweChallengeInvalid(why, because);
   let parsed: ReturnType<typeof parseSiweMessage>;
@@ -101,12 +240,7 @@ export async function bindWallet(
   }
   if (!parsed.nonce || !parsed.address || parsed.chainId === undefined)
     throw invalid('the message lacks its nonce, address or chain id');
-  const cdb = chainDb(db);
-  const challenge = await cdb
-    .selectFrom('siwe_challenges')
-    .selectAll()
-    .where('nonce', '=', parsed.nonce)
-    .executeTakeFirst();
+  const challenge = await findChallenge(db, parsed.nonce);
   const now = clock.now();
   if (!challenge || challenge.account_id !== accountId) throw invalid('this challenge was not issued to you');
   if (challenge.used_at !== null) throw invalid('this challenge was used already; ask for a new one');
@@ -116,60 +250,42 @@ export async function bindWallet(
     throw invalid('the message names another address than the challenge');
   if (parsed.domain !== site.domain || parsed.uri !== site.uri)
     throw invalid('the message is for another site');
+  if (parsed.expirationTime && parsed.expirationTime.getTime() <= now.getTime())
+    throw invalid('this challenge has expired; ask for a new one');
   const network = await networkForChain(db, parsed.chainId);
-  const valid = await verifySiweMessage(rpcClient(network), {
-    message: input.message,
-    signature: input.signature as Hex,
-    domain: site.domain,
-    nonce: challenge.nonce,
-    address: parsed.address as Address,
-    time: now,
-  }).catch(() => false);
+  const valid = await signatureIsValid(
+    () => rpcClient(network),
+    getAddress(parsed.address),
+    input.message,
+    input.signature as Hex,
+  );
   if (!valid) throw siweSignatureInvalid();
   const address = parsed.address.toLowerCase();
-  await cdb.transaction().execute(async (trx) => {
+  await db.transaction().execute(async (trx) => {
     // The guard makes the challenge single-use even when two binds race.
-    const used = await trx
-      .updateTable('siwe_challenges')
-      .set({ used_at: now })
-      .where('nonce', '=', challenge.nonce)
-      .where('used_at', 'is', null)
-      .returning('nonce')
-      .executeTakeFirst();
+    const used = await useChallenge(trx, challenge.nonce, now);
     if (!used) throw invalid('this challenge was used already; ask for a new one');
-    const previous = await trx
-      .selectFrom('user_wallets')
-      .select('address')
-      .where('account_id', '=', accountId)
-      .forUpdate()
-      .executeTakeFirst();
-    await trx
-      .insertInto('user_wallets')
-      .values({ account_id: accountId, address, chain_id: Number(network.chain_id), bound_at: now })
-      .onConflict((oc) =>
-        oc.column('account_id').doUpdateSet({ address, chain_id: Number(network.chain_id), bound_at: now }),
-      )
-      .execute();
-    await trx
-      .insertInto('user_wallet_events')
-      .values({
-        account_id: accountId,
-        address,
-        previous_address: previous?.address ?? null,
-        challenge_nonce: challenge.nonce,
-        at: now,
-      })
-      .execute();
+    if (options.oneAccountPerAddress) await refuseSharedAddress(trx, address, accountId);
+    const previous = await lockUserWallet(trx, accountId);
+    await upsertUserWallet(trx, {
+      account_id: accountId,
+      address,
+      chain_id: Number(network.chain_id),
+      bound_at: now,
+    });
+    await insertWalletEvent(trx, {
+      account_id: accountId,
+      address,
+      previous_address: previous?.address ?? null,
+      challenge_nonce: challenge.nonce,
+      at: now,
+    });
   });
   return { address: getAddress(address), chainId: Number(network.chain_id), boundAt: now.toISOString() };
 }
 
 export async function currentWallet(db: Kysely<DB>, accountId: string): Promise<UserWalletView> {
-  const row = await chainDb(db)
-    .selectFrom('user_wallets')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const row = await findUserWallet(db, accountId);
   if (!row) throw userWalletNotFound();
   return {
     address: getAddress(row.address),

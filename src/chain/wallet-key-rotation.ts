@@ -3,9 +3,9 @@
 // again under the current, in one transaction. Safe to run again; it never reads out or logs a key.
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { chainDb } from './schema.ts';
 import { decryptPrivateKey, encryptPrivateKey, kekFingerprint } from './signer.ts';
 import type { Address } from 'viem';
+import { lockWalletKeys, setWalletKey } from './store.ts';
 
 export interface RotationResult {
   /** Fingerprint of the KEK every wallet key is now sealed under. */
@@ -22,27 +22,16 @@ export async function resealWalletKeys(
   previous: readonly Buffer[],
 ): Promise<RotationResult> {
   const fingerprint = kekFingerprint(kek);
-  return chainDb(db)
-    .transaction()
-    .execute(async (trx) => {
-      // Locked, so a concurrent run (or a wallet import) waits instead of writing over this one.
-      const wallets = await trx
-        .selectFrom('reward_wallets')
-        .select(['id', 'address', 'encrypted_key'])
-        .orderBy('id')
-        .forUpdate()
-        .execute();
-      let resealed = 0;
-      for (const wallet of wallets) {
-        if (wallet.encrypted_key.startsWith(`v2:${fingerprint}:`)) continue;
-        const key = decryptPrivateKey(kek, wallet.encrypted_key, wallet.address, previous);
-        await trx
-          .updateTable('reward_wallets')
-          .set({ encrypted_key: encryptPrivateKey(kek, key, wallet.address as Address) })
-          .where('id', '=', wallet.id)
-          .execute();
-        resealed += 1;
-      }
-      return { kek: fingerprint, resealed, alreadyCurrent: wallets.length - resealed };
-    });
+  return db.transaction().execute(async (trx) => {
+    // Locked, so a concurrent run (or a wallet import) waits instead of writing over this one.
+    const wallets = await lockWalletKeys(trx);
+    let resealed = 0;
+    for (const wallet of wallets) {
+      if (wallet.encrypted_key.startsWith(`v2:${fingerprint}:`)) continue;
+      const key = decryptPrivateKey(kek, wallet.encrypted_key, wallet.address, previous);
+      await setWalletKey(trx, wallet.id, encryptPrivateKey(kek, key, wallet.address as Address));
+      resealed += 1;
+    }
+    return { kek: fingerprint, resealed, alreadyCurrent: wallets.length - resealed };
+  });
 }

@@ -1,7 +1,6 @@
 // The completion handler of achieve: inside its transaction, each newly completed period pays the
 // mission's reward, a DAILY_CHECK check-in's streak reward, and the group's reward when the group is
 // complete; then every grant of the batch is granted at once (grants.ts).
-import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, RecurrenceType as Recurrence } from '../db/schema.ts';
 import { longestPeriod, periodKeyFor } from '../domain/periods.ts';
@@ -12,6 +11,13 @@ import type { Grant } from './grants.ts';
 import { grantTickets } from './tickets.ts';
 import type { TicketGrant } from './tickets.ts';
 import { recordCheckIn } from './streaks.ts';
+import {
+  countCompletedPeriods,
+  lockUserGroupKey,
+  selectGroupMembers,
+  selectPromotionFacts,
+  selectRuleOf,
+} from './completion-store.ts';
 
 interface RuleRow {
   type: 'FIXED' | 'LUCKY_DRAW';
@@ -34,23 +40,9 @@ export async function loadCompletionContext(
   db: Kysely<DB>,
   event: Pick<CompletionEvent, 'missionId' | 'groupId' | 'promotionId'>,
 ): Promise<CompletionContext> {
-  const rule = (column: 'mission_id' | 'mission_group_id', id: string) =>
-    db
-      .selectFrom('reward_rules as r')
-      .innerJoin('budgets as b', 'b.id', 'r.budget_id')
-      .select(['r.type', 'r.amount', 'b.id as budget_id', 'b.asset_id', 'b.stripes'])
-      .where(`r.${column}`, '=', id)
-      .executeTakeFirst();
-  const promotion = await db
-    .selectFrom('promotions')
-    .select(['type', 'timezone'])
-    .where('id', '=', event.promotionId)
-    .executeTakeFirstOrThrow();
-  const members = await db
-    .selectFrom('missions')
-    .select(['id', 'recurrence'])
-    .where('mission_group_id', '=', event.groupId)
-    .execute();
+  const rule = (column: 'mission_id' | 'mission_group_id', id: string) => selectRuleOf(db, column, id);
+  const promotion = await selectPromotionFacts(db, event.promotionId);
+  const members = await selectGroupMembers(db, event.groupId);
   return {
     promotionType: promotion.type,
     timezone: promotion.timezone,
@@ -106,9 +98,7 @@ export async function lockUserGroup(
   partnerUid: string,
   groupId: string,
 ): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`group:${partnerId}:${partnerUid}:${groupId}`}, 0))`.execute(
-    trx,
-  );
+  await lockUserGroupKey(trx, partnerId, partnerUid, groupId);
 }
 
 /**
@@ -171,16 +161,7 @@ export function completionHandler(context: CompletionContextOf): CompletionHandl
         recurrence: m.recurrence,
         period: periodKeyFor(m.recurrence, event.completedAt, c.timezone),
       }));
-      const done = await trx
-        .selectFrom('mission_progress')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('partner_id', '=', event.partnerId)
-        .where('partner_uid', '=', event.partnerUid)
-        .where('completed', '=', true)
-        .where((eb) =>
-          eb.or(periods.map((p) => eb.and([eb('mission_id', '=', p.id), eb('period_key', '=', p.period)]))),
-        )
-        .executeTakeFirstOrThrow();
+      const done = await countCompletedPeriods(trx, event.partnerId, event.partnerUid, periods);
       if (done.n < c.members.length) continue;
       add(applyRule(c.groupRule as RuleRow, event, 'GROUP', event.groupId, longestPeriod(periods).period));
     }

@@ -1,38 +1,27 @@
 // Rewards of completions made before the user linked: recorded as deferred rewards (nothing taken
 // from a budget), granted when the user links (the link handler, or the worker's link sweep).
-import { sql } from 'kysely';
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { newId } from '../domain/ids.ts';
 import { sortedBy } from '../domain/lock-order.ts';
 import type { UserLinkedHandler } from '../linking/service.ts';
-import { claimsCtes, grantClaims, grantRows } from './grants.ts';
+import { grantClaims } from './grants.ts';
 import type { Grant } from './grants.ts';
 import { grantTickets } from './tickets.ts';
 import { transitionClaims } from './transitions.ts';
+import {
+  claimOfPartnerUser,
+  deleteDeferredRewardsOf,
+  insertRefusedClaims,
+  setAccountOfUnlinkedClaims,
+} from './completion-store.ts';
+import type { DeferredRewardRow } from './completion-store.ts';
+
+export type { DeferredRewardRow } from './completion-store.ts';
 
 /** How long a completion waits for its user to link (a legacy RESERVED claim too) before it is no longer rewarded (30 days). */
 export const DEFAULT_RESERVATION_TTL_SECONDS = 30 * 24 * 3600;
-
-/** A deferred reward taken (deleted) for granting, with its budget's facts. */
-export interface DeferredRewardRow {
-  id: string;
-  kind: 'CLAIM' | 'TICKET';
-  partner_id: string;
-  partner_uid: string;
-  promotion_id: string | null;
-  source: 'MISSION' | 'GROUP' | 'DRAW' | 'STREAK';
-  source_id: string;
-  period_key: string;
-  budget_id: string;
-  amount: string | null;
-  completed_at: Date;
-  asset_id: string;
-  stripes: number;
-  /** When the user linked, if not now (the sweep comes after the link): the age of a completion is taken then. */
-  linked_at?: Date;
-}
 
 /**
  * Grants deferred rewards that their caller has just deleted (so each is granted once, whoever
@@ -84,17 +73,12 @@ export async function grantDeferredRewards(
     completedBeforeLink: r.completed_at,
   });
   if (expired.length > 0) {
-    const query = sql`
-      WITH ${claimsCtes(
-        grantRows(
-          expired.map(grantOf),
-          expired.map(() => newId('clm')),
-          expired.map(() => 'EXPIRED'),
-        ),
-        sql`true`,
-      )}
-      SELECT id FROM claim`;
-    await trx.executeQuery(query.compile(trx));
+    await insertRefusedClaims(
+      trx,
+      expired.map(grantOf),
+      expired.map(() => newId('clm')),
+      expired.map(() => 'EXPIRED'),
+    );
   }
   await grantClaims(trx, fresh.filter((r) => r.kind === 'CLAIM').map(grantOf));
 }
@@ -105,12 +89,7 @@ export async function takeDeferredRewards(
   partnerId: string,
   partnerUid: string,
 ): Promise<DeferredRewardRow[]> {
-  const { rows } = await sql<DeferredRewardRow>`
-    DELETE FROM deferred_rewards d USING budgets b
-    WHERE d.partner_id = ${partnerId} AND d.partner_uid = ${partnerUid} AND b.id = d.budget_id
-    RETURNING d.id, d.kind, d.partner_id, d.partner_uid, d.promotion_id, d.source, d.source_id, d.period_key, d.budget_id,
-              d.amount::text AS amount, d.completed_at, b.asset_id, b.stripes`.execute(trx);
-  return rows;
+  return deleteDeferredRewardsOf(trx, partnerId, partnerUid);
 }
 
 /**
@@ -130,15 +109,8 @@ export function releaseWaitingClaims(
       now,
       ttlSeconds,
     );
-    await trx
-      .updateTable('claims')
-      .set({ account_id: event.accountId, updated_at: now })
-      .where('partner_id', '=', event.partnerId)
-      .where('partner_uid', '=', event.partnerUid)
-      .where('account_id', 'is', null)
-      .where('status', '!=', 'RESERVED')
-      .execute();
-    const mine = sql<boolean>`c.partner_id = ${event.partnerId} AND c.partner_uid = ${event.partnerUid}`;
+    await setAccountOfUnlinkedClaims(trx, event.partnerId, event.partnerUid, event.accountId, now);
+    const mine = claimOfPartnerUser(event.partnerId, event.partnerUid);
     await transitionClaims(
       trx,
       { where: mine },

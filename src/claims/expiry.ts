@@ -2,8 +2,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
-import { release } from '../budgets/reservations.ts';
+import { releaseMany } from '../budgets/reservations.ts';
 import { transitionClaims } from './transitions.ts';
+import { linkedUsers } from '../linking/links.ts';
+import { lockExpiredReservations } from './store.ts';
 
 /**
  * RESERVED claims older than `ttlSeconds` (their user never linked) are REJECTED by expiry and
@@ -14,27 +16,15 @@ export async function expireReservations(db: Kysely<DB>, clock: Clock, ttlSecond
   const now = clock.now();
   const cutoff = new Date(now.getTime() - ttlSeconds * 1000);
   return db.transaction().execute(async (trx) => {
-    const expired = await trx
-      .selectFrom('claims as c')
-      .innerJoin('budgets as b', 'b.id', 'c.budget_id')
-      .select(['c.id', 'c.amount', 'c.budget_id', 'c.partner_id', 'c.partner_uid', 'b.stripes'])
-      .where('c.status', '=', 'RESERVED')
-      .where('c.created_at', '<', cutoff)
-      // A user linked meanwhile is not expired: the link sweep requests the claim instead.
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('user_mappings as m')
-              .select('m.account_id')
-              .whereRef('m.partner_id', '=', 'c.partner_id')
-              .whereRef('m.partner_uid', '=', 'c.partner_uid'),
-          ),
-        ),
-      )
-      .limit(500)
-      .forUpdate('c')
-      .skipLocked()
-      .execute();
+    const due = await lockExpiredReservations(trx, cutoff);
+    // A user linked meanwhile is not expired: the link sweep requests the claim instead. Asked
+    // after the lock, in a statement of its own: on Citus a row lock may not join the partners'
+    // shards (docs/scaling.md "On Citus"); the claims stay locked, so the answer holds.
+    const linked = await linkedUsers(
+      trx,
+      due.map((c) => ({ partnerId: c.partner_id, partnerUid: c.partner_uid })),
+    );
+    const expired = due.filter((_, i) => !linked[i]);
     if (expired.length === 0) return 0;
     await transitionClaims(
       trx,
@@ -47,14 +37,15 @@ export async function expireReservations(db: Kysely<DB>, clock: Clock, ttlSecond
         reason: 'EXPIRED',
       },
     );
-    for (const claim of expired)
-      await release(
-        trx,
-        claim.budget_id,
-        BigInt(claim.amount),
-        `${claim.partner_id}:${claim.partner_uid}`,
-        claim.stripes,
-      );
+    await releaseMany(
+      trx,
+      expired.map((claim) => ({
+        budgetId: claim.budget_id,
+        stripes: claim.stripes,
+        key: `${claim.partner_id}:${claim.partner_uid}`,
+        amount: BigInt(claim.amount),
+      })),
+    );
     return expired.length;
   });
 }

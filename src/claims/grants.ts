@@ -1,39 +1,29 @@
 // Granting claims: each (user, source, period) at most once, the amount reserved from the budget
 // (budgets/reservations.ts), operator caps counted under row locks, and the claim with its first
 // history rows written in one statement (claimsCtes). Only a linked user holds budget.
-import { sql } from 'kysely';
-import type { RawBuilder, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { prepared } from '../db/connection.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
 import { homeStripe } from '../domain/stripes.ts';
 import { newId } from '../domain/ids.ts';
-import { release, reserveMany, takeFromOneFreeStripe } from '../budgets/reservations.ts';
-import { webhookOutboxCte } from '../webhooks/outbox.ts';
-import { claimEvents } from '../webhooks/events.ts';
+import { releaseMany, reserveMany } from '../budgets/reservations.ts';
+import {
+  addCapUsage,
+  claimFromOneFreeStripeRows,
+  deferUnlinkedGrants,
+  insertClaims,
+  lockCapUsage,
+} from './grant-store.ts';
+import type { Grant, RefusalReason } from './grant-store.ts';
 
-export interface Grant {
-  budget: { id: string; asset_id: string; stripes: number };
-  amount: bigint;
-  partnerId: string;
-  partnerUid: string;
-  promotionId: string | null;
-  source: 'MISSION' | 'GROUP' | 'DRAW' | 'STREAK';
-  sourceId: string;
-  periodKey: string;
-  now: Date;
-  /** Granted when the user linked, for a completion made before (then): the mission page says so. */
-  completedBeforeLink?: Date;
-  /** The W3C traceparent of the request that earned it: the payout's span links to it. */
-  traceContext?: string;
-}
-
-/** Why a claim was refused: no budget left, an operator cap, or a completion too old when the user linked. */
-export type RefusalReason = 'BUDGET_EXHAUSTED' | 'CAP_REACHED' | 'EXPIRED';
+export type { Grant, RefusalReason } from './grant-store.ts';
+export { claimsCtes, grantRows } from './grant-store.ts';
 
 /** What grantClaims learns about each grant in its first statement: the user's account and the budget's caps. */
 interface GrantFacts {
   accountId: string | null;
+  /** The payout address the account has bound (lower case), if any: caps count per address too. */
+  address: string | null;
   perAccountPerDay: bigint | null;
   perPartnerPerDay: bigint | null;
 }
@@ -116,31 +106,40 @@ export async function grantClaims(
   }
   if (rest.length > 0) {
     const picked = rest.map((i) => grants[i] as Grant);
-    const query = sql<{ id: string; status: ClaimStatus }>`
-      WITH ${claimsCtes(
-        grantRows(
+    const inserted = new Map(
+      (
+        await insertClaims(
+          trx,
           picked,
           rest.map((i) => ids[i] as string),
           rest.map((i) => reasons[i] ?? null),
-        ),
-        sql`true`,
-      )}
-      SELECT id, status FROM claim`;
-    const inserted = new Map(
-      (await trx.executeQuery(prepared('claims_grant', query.compile(trx)))).rows.map((r) => [r.id, r]),
+        )
+      ).map((r) => [r.id, r]),
     );
     for (const i of rest) answers[i] = inserted.get(ids[i] as string);
   }
-  for (const [i, grant] of grants.entries()) {
-    // Already granted for this period: give the reservation back.
-    if (answers[i] === undefined && reserved[i])
-      await release(trx, grant.budget.id, grant.amount, userKey(grant), grant.budget.stripes);
-  }
+  // Already granted for this period (to this partner user, or to the person through another one):
+  // give the reservations back (one statement, stripes in order).
+  await releaseMany(
+    trx,
+    grants.flatMap((grant, i) =>
+      (answers[i] === undefined || answers[i]?.status === 'REJECTED') && reserved[i]
+        ? [
+            {
+              budgetId: grant.budget.id,
+              stripes: grant.budget.stripes,
+              key: userKey(grant),
+              amount: grant.amount,
+            },
+          ]
+        : [],
+    ),
+  );
   // A cap counts what was granted: claims written with budget (not refused, not already there).
   for (const { indices, caps } of capped) {
     await caps.commit(
       indices
-        .filter((i) => answers[i] !== undefined && reserved[i])
+        .filter((i) => answers[i] !== undefined && answers[i]?.status !== 'REJECTED' && reserved[i])
         .map((i) => ({
           subjects: capSubjects(grants[i] as Grant, facts[i] as GrantFacts),
           amount: (grants[i] as Grant).amount,
@@ -160,30 +159,10 @@ async function deferUnlinked(
   grants: readonly Grant[],
   ids: readonly string[],
 ): Promise<GrantFacts[]> {
-  const column = <T>(pick: (g: Grant) => T) => grants.map(pick);
-  const query = sql<{ account_id: string | null; per_account: string | null; per_partner: string | null }>`
-    WITH input AS (
-      SELECT * FROM unnest(${[...ids]}::text[], ${column((g) => g.budget.id)}::text[], ${column((g) => g.partnerId)}::text[],
-                           ${column((g) => g.partnerUid)}::text[], ${column((g) => g.promotionId)}::text[], ${column((g) => g.source)}::text[],
-                           ${column((g) => g.sourceId)}::text[], ${column((g) => g.periodKey)}::text[], ${column((g) => g.amount.toString())}::numeric[],
-                           ${column((g) => (g.completedBeforeLink ?? g.now).toISOString())}::timestamptz[])
-             WITH ORDINALITY AS i(id, budget_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, at, n)
-    ), facts AS (
-      SELECT i.*, m.account_id, c.per_account_per_day::text AS per_account, c.per_partner_per_day::text AS per_partner
-      FROM input i
-      LEFT JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
-      LEFT JOIN budget_caps c ON c.budget_id = i.budget_id
-    ), deferred AS (
-      INSERT INTO deferred_rewards (id, kind, partner_id, partner_uid, promotion_id, source, source_id, period_key, budget_id, amount, completed_at)
-      SELECT id, 'CLAIM', partner_id, partner_uid, promotion_id, source, source_id, period_key, budget_id, amount, at
-      FROM facts WHERE account_id IS NULL
-      ORDER BY partner_id, partner_uid, source, source_id, period_key
-      ON CONFLICT DO NOTHING
-    )
-    SELECT account_id, per_account, per_partner FROM facts ORDER BY n`;
-  const rows = (await trx.executeQuery(prepared('claims_defer_unlinked', query.compile(trx)))).rows;
+  const rows = await deferUnlinkedGrants(trx, grants, ids);
   return rows.map((r) => ({
     accountId: r.account_id,
+    address: r.address,
     perAccountPerDay: r.per_account === null ? null : BigInt(r.per_account),
     perPartnerPerDay: r.per_partner === null ? null : BigInt(r.per_partner),
   }));
@@ -193,17 +172,24 @@ async function deferUnlinked(
 
 interface CapSubject {
   day: string;
-  scope: 'ACCOUNT' | 'PARTNER';
+  scope: 'ACCOUNT' | 'PARTNER' | 'ADDRESS';
   subject: string;
   cap: bigint;
 }
 
-/** The cap counters a grant counts against: its account's and its partner's, on the UTC day it is granted. */
+/**
+ * The cap counters a grant counts against, on the UTC day it is granted: its account's, its payout
+ * address's (the per-account cap bounds every account bound to one address together: one wallet,
+ * many accounts, collects no more than one account), and its partner's.
+ */
 function capSubjects(grant: Grant, facts: GrantFacts): CapSubject[] {
   const day = grant.now.toISOString().slice(0, 10);
   const subjects: CapSubject[] = [];
-  if (facts.perAccountPerDay !== null)
+  if (facts.perAccountPerDay !== null) {
     subjects.push({ day, scope: 'ACCOUNT', subject: facts.accountId as string, cap: facts.perAccountPerDay });
+    if (facts.address !== null)
+      subjects.push({ day, scope: 'ADDRESS', subject: facts.address, cap: facts.perAccountPerDay });
+  }
   if (facts.perPartnerPerDay !== null)
     subjects.push({ day, scope: 'PARTNER', subject: grant.partnerId, cap: facts.perPartnerPerDay });
   return subjects;
@@ -233,14 +219,7 @@ async function lockCaps(
   const unique = new Map<string, CapSubject>();
   for (const s of subjectsPerGrant.flat()) unique.set(capKey(s), s);
   const keys = [...unique.values()].sort((a, b) => (capKey(a) < capKey(b) ? -1 : 1));
-  const locked = sql<{ day: string; scope: string; subject: string; used: string }>`
-    INSERT INTO cap_usage (budget_id, day, scope, subject, used)
-    SELECT ${budgetId}, k.day::date, k.scope, k.subject, 0
-    FROM unnest(${keys.map((k) => k.day)}::text[], ${keys.map((k) => k.scope)}::text[], ${keys.map((k) => k.subject)}::text[]) WITH ORDINALITY AS k(day, scope, subject, n)
-    ORDER BY k.n
-    ON CONFLICT (budget_id, day, scope, subject) DO UPDATE SET used = cap_usage.used
-    RETURNING day::text AS day, scope, subject, used::text AS used`;
-  const rows = (await trx.executeQuery(prepared('caps_lock', locked.compile(trx)))).rows;
+  const rows = await lockCapUsage(trx, budgetId, keys);
   const used = new Map(
     rows.map((r) => [
       capKey({ day: r.day, scope: r.scope as CapSubject['scope'], subject: r.subject }),
@@ -262,12 +241,10 @@ async function lockCaps(
         for (const s of g.subjects) added.set(capKey(s), (added.get(capKey(s)) ?? 0n) + g.amount);
       const changed = keys.filter((k) => added.has(capKey(k)));
       if (changed.length === 0) return;
-      await sql`
-        UPDATE cap_usage u SET used = u.used + v.amount
-        FROM unnest(${changed.map((k) => k.day)}::text[], ${changed.map((k) => k.scope)}::text[], ${changed.map((k) => k.subject)}::text[],
-                    ${changed.map((k) => (added.get(capKey(k)) as bigint).toString())}::numeric[]) AS v(day, scope, subject, amount)
-        WHERE u.budget_id = ${budgetId} AND u.day = v.day::date AND u.scope = v.scope AND u.subject = v.subject`.execute(
+      await addCapUsage(
         trx,
+        budgetId,
+        changed.map((k) => ({ ...k, amount: added.get(capKey(k)) as bigint })),
       );
     },
   };
@@ -286,18 +263,13 @@ async function claimFromOneFreeStripe(
 ) {
   const first = grants[0] as Grant;
   const total = first.amount * BigInt(grants.length);
-  const query = sql<{ stripe: number; id: string | null; status: ClaimStatus | null }>`
-    WITH ${takeFromOneFreeStripe(first.budget.id, first.budget.stripes, homeStripe(userKey(first), first.budget.stripes), total)},
-         ${claimsCtes(
-           grantRows(
-             grants,
-             ids,
-             grants.map(() => null),
-           ),
-           sql`EXISTS (SELECT 1 FROM take)`,
-         )}
-    SELECT t.stripe, c.id, c.status FROM take t LEFT JOIN claim c ON true`;
-  const rows = (await trx.executeQuery(prepared('claims_grant_one_stripe', query.compile(trx)))).rows;
+  const rows = await claimFromOneFreeStripeRows(
+    trx,
+    grants,
+    ids,
+    homeStripe(userKey(first), first.budget.stripes),
+    total,
+  );
   if (rows.length === 0) return undefined;
   const inserted = new Map(
     rows
@@ -305,70 +277,6 @@ async function claimFromOneFreeStripe(
       .map((r) => [r.id as string, { id: r.id as string, status: r.status as ClaimStatus }]),
   );
   return ids.map((id) => inserted.get(id));
-}
-
-/** The grants as rows for claimsCtes: one per grant, in order, with why it was refused (null: reserved). */
-export function grantRows(
-  grants: readonly Grant[],
-  ids: readonly string[],
-  refused: ReadonlyArray<RefusalReason | null>,
-): RawBuilder<unknown> {
-  const column = <T>(pick: (g: Grant) => T) => grants.map(pick);
-  return sql`
-    SELECT * FROM unnest(${ids}::text[], ${column((g) => g.budget.id)}::text[], ${column((g) => g.budget.asset_id)}::text[],
-                         ${column((g) => g.partnerId)}::text[], ${column((g) => g.partnerUid)}::text[], ${column((g) => g.promotionId)}::text[],
-                         ${column((g) => g.source)}::text[], ${column((g) => g.sourceId)}::text[], ${column((g) => g.periodKey)}::text[],
-                         ${column((g) => g.amount.toString())}::numeric[], ${[...refused]}::text[],
-                         ${column((g) => g.now.toISOString())}::timestamptz[], ${column((g) => g.completedBeforeLink?.toISOString() ?? null)}::timestamptz[],
-                         ${column((g) => g.traceContext ?? null)}::text[])
-           WITH ORDINALITY AS i(id, budget_id, asset_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, refused, at,
-                                completed_before_link, trace_context, n)`;
-}
-
-/**
- * The CTEs `input`, `claim` and `history`: a claim for each row of `rows` (columns id, budget_id,
- * asset_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, refused,
- * at, completed_before_link, trace_context, n) not granted yet, only when `onlyIf` holds, each with the user's
- * account when linked, and their first history rows. A claim not refused (its amount taken) is
- * REQUESTED when its user is linked, else RESERVED (only claims of before migration 0008); a
- * refused one is REJECTED with the reason. The CTE `claim_hooks` writes their webhook messages.
- */
-export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown>) {
-  return sql`
-    input AS (${rows}), claim AS (
-      INSERT INTO claims (id, budget_id, asset_id, partner_id, partner_uid, account_id, promotion_id, source, source_id,
-                          period_key, amount, status, reason, next_attempt_at, created_at, updated_at, completed_before_link, trace_context)
-      SELECT i.id, i.budget_id, i.asset_id, i.partner_id, i.partner_uid, m.account_id, i.promotion_id, i.source, i.source_id,
-             i.period_key, i.amount, s.status, i.refused,
-             CASE WHEN s.status = 'REQUESTED' THEN i.at END, i.at, i.at, i.completed_before_link, i.trace_context
-      FROM input i
-      LEFT JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
-      CROSS JOIN LATERAL (SELECT CASE WHEN i.refused IS NOT NULL THEN 'REJECTED'
-                                      WHEN m.account_id IS NOT NULL THEN 'REQUESTED' ELSE 'RESERVED' END AS status) s
-      WHERE ${onlyIf}
-      ORDER BY i.n
-      ON CONFLICT (partner_id, partner_uid, source, source_id, period_key) DO NOTHING
-      RETURNING id, status, reason, created_at, partner_id, partner_uid, asset_id, amount, source, source_id, period_key
-    ), history AS (
-      INSERT INTO claim_events (claim_id, from_status, to_status, reason, at)
-      SELECT claim.id, e.from_status, e.to_status, e.reason, claim.created_at
-      FROM claim CROSS JOIN LATERAL (VALUES
-        (1, NULL::text, CASE WHEN claim.status = 'REQUESTED' THEN 'RESERVED' ELSE claim.status END,
-            CASE WHEN claim.status = 'REJECTED' THEN claim.reason END),
-        (2, 'RESERVED', 'REQUESTED', 'user is linked')
-      ) AS e(n, from_status, to_status, reason)
-      WHERE e.n = 1 OR claim.status = 'REQUESTED'
-      ORDER BY claim.id, e.n
-    ), ${webhookOutboxCte(
-      'claim_hooks',
-      claimEvents(
-        sql`(SELECT claim.*, e.status AS moved_to FROM claim CROSS JOIN LATERAL (VALUES
-               (1, CASE WHEN claim.status = 'REQUESTED' THEN 'RESERVED' ELSE claim.status END), (2, 'REQUESTED')
-             ) AS e(n, status) WHERE e.n = 1 OR claim.status = 'REQUESTED' ORDER BY claim.id, e.n) c`,
-        sql`c.moved_to`,
-        sql`c.created_at`,
-      ),
-    )}`;
 }
 
 function userKey(grant: Pick<Grant, 'partnerId' | 'partnerUid'>): string {

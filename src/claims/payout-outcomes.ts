@@ -43,3 +43,29 @@ export async function markClaimsSucceeded(
     { from: 'REQUESTED', to: 'SUCCEEDED', why: via, at: now, reason: null },
   );
 }
+
+/**
+ * SUCCEEDED -> REQUESTED for chain claims whose transfer a reorg deeper than the confirmations removed
+ * (docs/payout.md): their payout waits to be re-sent as the same signed transaction, and the claim is
+ * SUCCEEDED again only when that is confirmed. Attempts are not counted: nothing failed.
+ */
+export async function reopenClaimsAfterReorg(
+  trx: Transaction<DB>,
+  ids: readonly string[],
+  why: string,
+  now: Date,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  return transitionClaims(
+    trx,
+    { ids: [...ids] },
+    {
+      from: 'SUCCEEDED',
+      to: 'REQUESTED',
+      why: why.slice(0, 200),
+      at: now,
+      reason: why.slice(0, 200),
+      reorg: true,
+    },
+  );
+}

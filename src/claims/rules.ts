@@ -16,6 +16,16 @@ import {
 } from '../error-factories.ts';
 import { amountOf, decimalsOf, findBudget } from '../budgets/service.ts';
 import type { BudgetType } from '../budgets/service.ts';
+import {
+  deleteRuleOf,
+  deleteRuleReturning,
+  deleteStreakRewards,
+  insertRule,
+  insertStreakRewards,
+  selectGroupPromotionType,
+  selectPromotionType,
+  selectStreakRewards,
+} from './store.ts';
 
 export interface RuleView {
   id: string;
@@ -45,32 +55,20 @@ export async function setRule(
   const missionId = 'missionId' in target ? target.missionId : null;
   const groupId = 'groupId' in target ? target.groupId : null;
   if (groupId !== null) {
-    const promotion = await db
-      .selectFrom('mission_groups as g')
-      .innerJoin('promotions as p', 'p.id', 'g.promotion_id')
-      .select('p.type')
-      .where('g.id', '=', groupId)
-      .executeTakeFirst();
+    const promotion = await selectGroupPromotionType(db, groupId);
     if (promotion?.type !== 'COMPOSITE') throw groupRewardNeedsComposite();
   }
   const row = await db.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('reward_rules')
-      .where(missionId ? 'mission_id' : 'mission_group_id', '=', (missionId ?? groupId) as string)
-      .execute();
-    return trx
-      .insertInto('reward_rules')
-      .values({
-        id: newId('rwd'),
-        mission_id: missionId,
-        mission_group_id: groupId,
-        type: input.type,
-        budget_id: budget.id,
-        amount,
-        created_at: clock.now(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    await deleteRuleOf(trx, missionId, groupId);
+    return insertRule(trx, {
+      id: newId('rwd'),
+      mission_id: missionId,
+      mission_group_id: groupId,
+      type: input.type,
+      budget_id: budget.id,
+      amount,
+      created_at: clock.now(),
+    });
   });
   return {
     id: row.id,
@@ -84,15 +82,7 @@ export async function removeRule(
   db: Kysely<DB>,
   target: { missionId: string } | { groupId: string },
 ): Promise<void> {
-  const removed = await db
-    .deleteFrom('reward_rules')
-    .where(
-      'missionId' in target ? 'mission_id' : 'mission_group_id',
-      '=',
-      'missionId' in target ? target.missionId : target.groupId,
-    )
-    .returning('id')
-    .executeTakeFirst();
+  const removed = await deleteRuleReturning(db, target);
   if (!removed) throw rewardRuleNotFound();
 }
 
@@ -102,11 +92,7 @@ export async function setStreakRewards(
   promotionId: string,
   items: Array<{ days: number; budgetId: string; amount: string }>,
 ) {
-  const promotion = await db
-    .selectFrom('promotions')
-    .select('type')
-    .where('id', '=', promotionId)
-    .executeTakeFirst();
+  const promotion = await selectPromotionType(db, promotionId);
   if (!promotion) throw promotionNotFound(promotionId);
   if (promotion.type !== 'DAILY_CHECK') throw streakRewardsNeedDailyCheck();
   const rows: Array<{ promotion_id: string; days: number; budget_id: string; amount: bigint }> = [];
@@ -123,21 +109,14 @@ export async function setStreakRewards(
   }
   if (new Set(rows.map((r) => r.days)).size !== rows.length) throw duplicateStreakLength();
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('streak_rewards').where('promotion_id', '=', promotionId).execute();
-    if (rows.length > 0) await trx.insertInto('streak_rewards').values(rows).execute();
+    await deleteStreakRewards(trx, promotionId);
+    if (rows.length > 0) await insertStreakRewards(trx, rows);
   });
   return listStreakRewards(db, promotionId);
 }
 
 export async function listStreakRewards(db: Kysely<DB>, promotionId: string) {
-  const rows = await db
-    .selectFrom('streak_rewards as r')
-    .innerJoin('budgets as b', 'b.id', 'r.budget_id')
-    .innerJoin('reward_assets as a', 'a.id', 'b.asset_id')
-    .select(['r.days', 'r.budget_id', 'r.amount', 'a.decimals'])
-    .where('r.promotion_id', '=', promotionId)
-    .orderBy('r.days')
-    .execute();
+  const rows = await selectStreakRewards(db, promotionId);
   return rows.map((r) => ({
     days: r.days,
     budgetId: r.budget_id,

@@ -3,11 +3,14 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { canMove } from '../domain/claims.ts';
-import type { ClaimStatus } from '../domain/claims.ts';
 import { formatAmount } from '../domain/amounts.ts';
 import { claimAwaitsLink, claimNotFound, illegalClaimTransition } from '../error-factories.ts';
 import { release } from '../budgets/reservations.ts';
 import { transitionClaims } from './transitions.ts';
+import { lockClaimWithStripes, selectClaimEvents, selectClaimPartner, selectClaims } from './store.ts';
+import type { ClaimFilter } from './store.ts';
+
+export type { ClaimFilter } from './store.ts';
 
 /** An operator's move of one claim: RESERVED -> REJECTED (releases the budget), FAILED -> REQUESTED. */
 export async function moveClaim(
@@ -18,22 +21,7 @@ export async function moveClaim(
   reason: string,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const claim = await trx
-      .selectFrom('claims as c')
-      .innerJoin('budgets as b', 'b.id', 'c.budget_id')
-      .select([
-        'c.id',
-        'c.status',
-        'c.amount',
-        'c.budget_id',
-        'c.partner_id',
-        'c.partner_uid',
-        'c.account_id',
-        'b.stripes',
-      ])
-      .where('c.id', '=', claimId)
-      .forUpdate()
-      .executeTakeFirst();
+    const claim = await lockClaimWithStripes(trx, claimId);
     if (!claim) throw claimNotFound(claimId);
     if (!canMove(claim.status, to)) throw illegalClaimTransition(claim.status, to);
     if (to === 'REQUESTED' && claim.account_id === null) throw claimAwaitsLink();
@@ -55,57 +43,8 @@ export async function moveClaim(
   });
 }
 
-export interface ClaimFilter {
-  status?: ClaimStatus;
-  partnerId?: string;
-  partnerUid?: string;
-  promotionId?: string;
-  budgetId?: string;
-  accountId?: string;
-}
-
 export async function listClaims(db: Kysely<DB>, filter: ClaimFilter, limit: number, offset: number) {
-  let query = db
-    .selectFrom('claims as c')
-    .innerJoin('reward_assets as a', 'a.id', 'c.asset_id')
-    // The mission a MISSION claim pays for, named (null for group, draw and streak claims).
-    .leftJoin('missions as m', (join) =>
-      join.onRef('m.id', '=', 'c.source_id').on('c.source', '=', 'MISSION'),
-    )
-    .select([
-      'c.id',
-      'c.status',
-      'c.amount',
-      'c.reason',
-      'c.source',
-      'c.source_id',
-      'c.period_key',
-      'c.partner_id',
-      'c.partner_uid',
-      'c.account_id',
-      'c.promotion_id',
-      'c.budget_id',
-      'c.attempts',
-      'c.created_at',
-      'c.updated_at',
-      'c.completed_before_link',
-      'a.symbol',
-      'a.decimals',
-      'm.mission_key',
-      'm.title as mission_title',
-    ]);
-  if (filter.status) query = query.where('c.status', '=', filter.status);
-  if (filter.partnerId) query = query.where('c.partner_id', '=', filter.partnerId);
-  if (filter.partnerUid) query = query.where('c.partner_uid', '=', filter.partnerUid);
-  if (filter.promotionId) query = query.where('c.promotion_id', '=', filter.promotionId);
-  if (filter.budgetId) query = query.where('c.budget_id', '=', filter.budgetId);
-  if (filter.accountId) query = query.where('c.account_id', '=', filter.accountId);
-  const rows = await query
-    .orderBy('c.created_at', 'desc')
-    .orderBy('c.id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const rows = await selectClaims(db, filter, limit, offset);
   return rows.map((r) => ({
     id: r.id,
     status: r.status,
@@ -131,14 +70,10 @@ export async function listClaims(db: Kysely<DB>, filter: ClaimFilter, limit: num
 }
 
 export async function claimHistory(db: Kysely<DB>, claimId: string) {
-  const [claim] = await db.selectFrom('claims').select('id').where('id', '=', claimId).execute();
+  const [claim] = await selectClaimPartner(db, claimId);
   if (!claim) throw claimNotFound(claimId);
-  const events = await db
-    .selectFrom('claim_events')
-    .selectAll()
-    .where('claim_id', '=', claimId)
-    .orderBy('id')
-    .execute();
+  // Named by its partner too: on Citus the history lives on the partner's shard (docs/scaling.md).
+  const events = await selectClaimEvents(db, claim.partner_id, claimId);
   return events.map((e) => ({
     from: e.from_status,
     to: e.to_status,

@@ -27,6 +27,9 @@ const KINDS: Record<string, DbErrorKind> = {
   '57P02': 'unavailable',
   '57P03': 'unavailable',
   '53300': 'unavailable',
+  // A write reached a standby: after a failover or switchover, a connection opened to the old
+  // primary before the router (HAProxy) moved. The next connection goes to the new primary.
+  '25006': 'unavailable',
 };
 
 // The connection is gone or could not be had: the request did not reach the data (or, if it did, its

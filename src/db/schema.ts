@@ -1,13 +1,12 @@
-// Table types for Kysely, one interface per table of the migrations. Keep in step with
-// src/db/migrations/*.sql: a column added there is added here in the same commit.
+// Table types for Kysely: every table of the migrations, one interface each, joined in the one DB type.
+// Keep in step with src/db/migrations/*.sql: a column added there is added here in the same commit.
 import type { ColumnType, Generated } from 'kysely';
+import type { JsonText, NullableNumeric, NullableTimestamp, Numeric, Timestamp } from './columns.ts';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 /** A title per language (jsonb); keys are the languages of docs/i18n.md. */
 export type Titles = Partial<Record<'en' | 'ko' | 'ja' | 'zh-TW' | 'th', string>>;
 /** Written as a JSON string (so pg and PGlite both send it as jsonb text), read back as an object. */
 type TitlesColumn = ColumnType<Titles, string | undefined, string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export interface PartnersTable {
   id: string;
@@ -123,9 +122,6 @@ export interface MappingTokensTable {
   consumed_uid: string | null;
 }
 
-/** numeric(78,0): read as a decimal string, written as a string or bigint. */
-type Numeric = ColumnType<string, string | bigint, string | bigint>;
-
 export interface RewardAssetsTable {
   id: string;
   type: Generated<'FT'>;
@@ -159,7 +155,7 @@ export interface RewardRulesTable {
   mission_group_id: string | null;
   type: 'FIXED' | 'LUCKY_DRAW';
   budget_id: string;
-  amount: ColumnType<string | null, string | bigint | null, string | bigint | null>;
+  amount: NullableNumeric;
   created_at: Timestamp;
 }
 
@@ -188,6 +184,7 @@ export interface ClaimsTable {
 
 export interface ClaimEventsTable {
   id: Generated<number>;
+  partner_id: string;
   claim_id: string;
   from_status: string | null;
   to_status: string;
@@ -202,12 +199,28 @@ export interface DrawsTable {
   prize_amount: Numeric;
   winners_count: number;
   scheduled_at: Timestamp;
+  /** When the ticket set closes, fixed at creation (migration 0033): at or before scheduled_at. */
+  closes_at: Timestamp;
   status: 'COMMITTED' | 'DRAWN';
   commitment: string;
-  seed: string;
+  /** Null until the draw runs: the secret seed waits in draw_seeds (migration 0017). */
+  seed: string | null;
   ticket_count: number | null;
   created_at: Timestamp;
   drawn_at: NullableTimestamp;
+  /** The chain whose block after closes_at is mixed into the seed (null: a ledger draw). */
+  beacon_network_id: ColumnType<string | null, string | null | undefined, string | null>;
+  beacon_chain_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** bigint: read as a string (pg) or a number (PGlite). */
+  beacon_block_number: ColumnType<string | number | null, string | null | undefined, string | null>;
+  beacon_block_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  titles: TitlesColumn;
+}
+
+/** A draw's secret seed until it runs: no trigger, answer, log or metric reads this table. */
+export interface DrawSeedsTable {
+  draw_id: string;
+  seed: string;
 }
 
 export interface TicketsTable {
@@ -218,6 +231,8 @@ export interface TicketsTable {
   budget_id: string;
   period_key: string;
   status: 'RECEIVED' | 'DRAWN';
+  /** The account the ticket's partner user was linked to when it was issued (migration 0018). */
+  account_id: Generated<string | null>;
   draw_id: string | null;
   won: boolean | null;
   created_at: Timestamp;
@@ -225,6 +240,7 @@ export interface TicketsTable {
 
 export interface LedgerTransfersTable {
   id: string;
+  partner_id: string;
   claim_id: string;
   asset_id: string;
   amount: Numeric;
@@ -233,6 +249,7 @@ export interface LedgerTransfersTable {
 
 export interface LedgerEntriesTable {
   id: Generated<number>;
+  partner_id: string;
   transfer_id: string;
   account: string;
   asset_id: string;
@@ -303,6 +320,7 @@ export interface DB {
   claims: ClaimsTable;
   claim_events: ClaimEventsTable;
   draws: DrawsTable;
+  draw_seeds: DrawSeedsTable;
   tickets: TicketsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_entries: LedgerEntriesTable;
@@ -315,6 +333,24 @@ export interface DB {
   completion_rates: CompletionRatesTable;
   completion_alarms: CompletionAlarmsTable;
   audit_events: AuditEventsTable;
+  // 0009_chain
+  chain_networks: ChainNetworksTable;
+  chain_assets: ChainAssetsTable;
+  reward_wallets: RewardWalletsTable;
+  reward_wallet_nonces: RewardWalletNoncesTable;
+  chain_payouts: ChainPayoutsTable;
+  chain_payout_txs: ChainPayoutTxsTable;
+  user_wallets: UserWalletsTable;
+  user_wallet_events: UserWalletEventsTable;
+  siwe_challenges: SiweChallengesTable;
+  // 0010_webhooks
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  // 0011_idempotency
+  idempotency_keys: IdempotencyKeysTable;
+  // 0025_first_sign_in
+  admin_first_sign_ins: AdminFirstSignInsTable;
 }
 
 // --- 0008_farming ---
@@ -379,4 +415,189 @@ export interface AuditEventsTable {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   request_id: string | null;
+}
+
+// --- 0009_chain (the chain payout, docs/payout.md) ---
+
+/**
+ * A payout's state (docs/payout.md, "The payout's states"): SIGNED (stored, not yet accepted by a
+ * node) -> BROADCAST (a node took it) -> CONFIRMED (mined with the network's confirmations and its
+ * Transfer moved exactly the amount to the user) | REVERTED (mined, reverted: the nonce is used, the
+ * claim may be paid again) | FAILED (mined, but the transfer moved nothing or another amount: final,
+ * never paid again automatically). A replacement keeps the state and the nonce.
+ */
+export type PayoutStatus = 'SIGNED' | 'BROADCAST' | 'CONFIRMED' | 'REVERTED' | 'FAILED';
+export type PayoutTxStatus = 'SIGNED' | 'REPLACED' | 'MINED' | 'DROPPED';
+
+export interface ChainNetworksTable {
+  id: string;
+  name: string;
+  chain_id: number;
+  rpc_url: string;
+  confirmations: number;
+  explorer_tx_url: string | null;
+  created_at: Timestamp;
+  disabled_at: NullableTimestamp;
+  fallback_rpc_urls: ColumnType<string[], string[] | undefined, string[]>;
+  /** The hash of the chain's block 0 when last seen (the development chain: a new one at each start). */
+  genesis_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the development chain was last found reset (a new instance). */
+  reset_at: NullableTimestamp;
+}
+
+export interface ChainAssetsTable {
+  asset_id: string;
+  network_id: string;
+  token_address: string | null;
+  created_at: Timestamp;
+}
+
+export interface RewardWalletsTable {
+  id: string;
+  budget_id: string;
+  network_id: string;
+  address: string;
+  encrypted_key: string;
+  key_origin: 'CREATED' | 'IMPORTED';
+  created_at: Timestamp;
+  halted_at: NullableTimestamp;
+  halted_reason: string | null;
+}
+
+export interface RewardWalletNoncesTable {
+  wallet_id: string;
+  next_nonce: number;
+}
+
+export interface ChainPayoutsTable {
+  id: string;
+  claim_id: string;
+  budget_id: string;
+  wallet_id: string;
+  account_id: string;
+  nonce: number;
+  to_address: string;
+  amount: Numeric;
+  token_address: string | null;
+  raw_tx: string;
+  tx_hash: string;
+  gas_limit: number;
+  max_fee_per_gas: Numeric;
+  max_priority_fee_per_gas: Numeric;
+  status: PayoutStatus;
+  mined_tx_hash: string | null;
+  block_number: number | null;
+  broadcasts: Generated<number>;
+  replacements: Generated<number>;
+  last_error: string | null;
+  signed_at: Timestamp;
+  broadcast_at: NullableTimestamp;
+  settled_at: NullableTimestamp;
+  updated_at: Timestamp;
+  /** Confirmed on an instance of the development chain that is gone (its transfer went with it). */
+  lost_with_chain_at: NullableTimestamp;
+}
+
+export interface ChainPayoutTxsTable {
+  tx_hash: string;
+  payout_id: string;
+  raw_tx: string;
+  max_fee_per_gas: Numeric;
+  max_priority_fee_per_gas: Numeric;
+  status: PayoutTxStatus;
+  signed_at: Timestamp;
+}
+
+export interface UserWalletsTable {
+  account_id: string;
+  address: string;
+  chain_id: number;
+  bound_at: Timestamp;
+}
+
+export interface UserWalletEventsTable {
+  id: Generated<number>;
+  account_id: string;
+  address: string;
+  previous_address: string | null;
+  challenge_nonce: string;
+  at: Timestamp;
+}
+
+export interface SiweChallengesTable {
+  nonce: string;
+  account_id: string;
+  address: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+// --- 0010_webhooks ---
+
+export type WebhookMessageStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+export interface WebhookEndpointsTable {
+  id: string;
+  partner_id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  enabled: boolean;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookMessagesTable {
+  id: string;
+  seq: Generated<string>;
+  endpoint_id: string;
+  partner_id: string;
+  event_type: string;
+  rank: number;
+  payload: JsonText<unknown>;
+  status: WebhookMessageStatus;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  delivered_at: NullableTimestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  message_id: string;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+// --- 0011_idempotency ---
+
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  state: 'RUNNING' | 'DONE';
+  owner: string;
+  locked_until: Timestamp;
+  response_status: number | null;
+  response_headers: ColumnType<Record<string, string> | null, string | null, string | null>;
+  response_body: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+// --- 0025_first_sign_in ---
+
+/** The development first-OWNER sign-in's one-time codes, by hash (src/admins/first-sign-in.ts). */
+export interface AdminFirstSignInsTable {
+  code_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
 }

@@ -2,6 +2,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ticketsNotReceivedNeedsUser } from '../error-factories.ts';
+import { ticketRows } from './store.ts';
+import type { TicketRowFilter } from './store.ts';
 
 /** The lucky-draw missions of this period the partner users hold no ticket for (me/missions.ts). */
 export type TicketsNotReceived = (
@@ -44,43 +46,8 @@ export async function ticketsOfFilter(
   return listTickets(db, { status: filter, partnerId, partnerUid }, query.limit ?? 100, query.offset ?? 0);
 }
 
-export async function listTickets(
-  db: Kysely<DB>,
-  filter: { status?: 'RECEIVED' | 'DRAWN'; partnerId?: string; partnerUid?: string; accountId?: string },
-  limit: number,
-  offset: number,
-) {
-  let query = db
-    .selectFrom('tickets as t')
-    .innerJoin('missions as m', 'm.id', 't.mission_id')
-    .select([
-      't.id',
-      't.status',
-      't.partner_id',
-      't.partner_uid',
-      't.mission_id',
-      'm.title',
-      't.period_key',
-      't.draw_id',
-      't.won',
-      't.created_at',
-    ]);
-  if (filter.status) query = query.where('t.status', '=', filter.status);
-  if (filter.partnerId) query = query.where('t.partner_id', '=', filter.partnerId);
-  if (filter.partnerUid) query = query.where('t.partner_uid', '=', filter.partnerUid);
-  if (filter.accountId) {
-    const accountId = filter.accountId;
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('user_mappings as u')
-          .select('u.partner_uid')
-          .whereRef('u.partner_id', '=', 't.partner_id')
-          .whereRef('u.partner_uid', '=', 't.partner_uid')
-          .where('u.account_id', '=', accountId),
-      ),
-    );
-  }
-  const rows = await query.orderBy('t.created_at', 'desc').limit(limit).offset(offset).execute();
+export async function listTickets(db: Kysely<DB>, filter: TicketRowFilter, limit: number, offset: number) {
+  const rows = await ticketRows(db, filter, limit, offset);
   return rows.map((r) => ({
     id: r.id,
     status: r.status,

@@ -113,10 +113,6 @@ declare module 'fastify' {
     /** The authenticated operator; set on every route of the admin scope. */
     admin: ScopeAdmin;
   }
-  interface FastifyContextConfig {
-    /** Least role a route of the admin scope needs; by default VIEWER to read, OPERATOR to write. */
-    minRole?: AdminRole;
-  }
 }
 
 // A failed bearer is counted per address, and beyond the limit answers 429.
@@ -148,7 +144,7 @@ export async function adminScope(app: FastifyInstance, options: AdminScopeOption
   app.decorateRequest('admin', null as unknown as ScopeAdmin);
   // Operators are authenticated and few: only their failed bearers are limited (per address).
   app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, limitedBy: 'admin' };
+    route.config = { ...route.config, limitedBy: 'admin', scope: 'admin' };
     // Every write, including routes added later: none can forget the audit log.
     if (isWrite(route.method)) route.handler = inOneTransaction(route.handler, options.inOperatorTransaction);
   });

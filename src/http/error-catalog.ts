@@ -48,6 +48,7 @@ export const errorCatalogRoute: FastifyPluginAsync = async (app) => {
     ERROR_CATALOG_PATH,
     {
       schema: {
+        operationId: 'listErrors',
         tags: ['operations'],
         summary:
           'The error catalog: every code the service can answer, with its name, HTTP status and meaning',

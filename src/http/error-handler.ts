@@ -1,6 +1,7 @@
 // One error handler writes every error body {code, name, message}: for our errors, Fastify's
 // (frameworkErrors) and those of Node's HTTP parser and timeouts (clientErrorHandler). 4xx answers
-// are logged at info with their code, 5xx at error with the cause; a 5xx never shows internals.
+// are logged at info with their code, 5xx at error with the cause (503s at most once a second per kind,
+// logRefusal); a 5xx never shows internals.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -29,6 +30,7 @@ import {
 } from '../error-factories.ts';
 import type { ErrorName } from '../errors.ts';
 import { classifyDbError, classifyDbInputError } from '../db/errors.ts';
+import { describeDbError } from '../db/connection.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorPage } from './pages.ts';
 import { MAX_URL_LENGTH } from './input-guard.ts';
@@ -125,8 +127,17 @@ export function handleRequestError(error: FastifyError, request: FastifyRequest,
     );
     return send(request, reply, appErr.status, appErr.toBody());
   }
-  request.log.error({ err: error }, 'request failed');
   const name: ErrorName = appErr?.errorName ?? 'INTERNAL_ERROR';
+  if (ERRORS[name].status === 503) {
+    const cause: unknown = error instanceof AppError ? error.cause : error;
+    logRefusal(request, classifyDbError(cause)?.kind ?? name, {
+      code: ERRORS[name].code,
+      reason: appErr?.message,
+      ...(cause !== undefined && { cause: describeDbError(cause) }),
+    });
+  } else {
+    request.log.error({ err: error }, 'request failed');
+  }
   // A 503 is worth retrying (docs/operations.md): say when.
   if (ERRORS[name].status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
   return send(request, reply, ERRORS[name].status, {
@@ -134,6 +145,30 @@ export function handleRequestError(error: FastifyError, request: FastifyRequest,
     name,
     message: `${name === 'INTERNAL_ERROR' ? 'internal error' : appErr?.message}; request id ${request.id}`,
   });
+}
+
+/** At most one line a second per kind of refusal (below). */
+const REFUSAL_LINE_EVERY_MS = 1000;
+const refusalLines = new Map<string, { at: number; more: number }>();
+
+/**
+ * A 503 (the database away, an overload, a full queue) comes in floods: one warn line a second per
+ * kind (a database error's class, or the error's name: a bounded set), without a stack, saying how
+ * many more were refused since that kind's last line. A line with a stack for each refused request
+ * filled the log buffer and the heap during a database outage (issue #28, fault 10).
+ */
+export function logRefusal(request: FastifyRequest, kind: string, details: Record<string, unknown>): void {
+  const now = performance.now();
+  const last = refusalLines.get(kind);
+  if (last !== undefined && now - last.at < REFUSAL_LINE_EVERY_MS) {
+    last.more += 1;
+    return;
+  }
+  refusalLines.set(kind, { at: now, more: 0 });
+  request.log.warn(
+    { kind, ...details, refusedSinceLastLine: last?.more ?? 0 },
+    'request refused: service unavailable',
+  );
 }
 
 /** Node's parser errors and timeouts, answered on the raw socket since no request object exists. */

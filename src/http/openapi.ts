@@ -1,10 +1,12 @@
-// The OpenAPI document's finishing (docs/openapi.md): operation ids, tags, descriptions, the error
+// The OpenAPI document's finishing (docs/openapi.md): tags, descriptions, the error
 // responses grouped per status with an example per code, shared component schemas (`component(...)`
 // in src/http/schemas.ts), enums, and an example on every JSON body and success answer. @fastify/swagger
 // builds the document from the route schemas; the two hooks here (transform per route,
 // transformObject once) complete it.
+import type { FastifyContextConfig } from 'fastify';
 import { ERRORS } from '../errors.ts';
 import type { ErrorName } from '../errors.ts';
+import type { RouteScope } from './route-config.ts';
 import { COMPONENT_KEY, ERROR_NAMES_KEY, ErrorBody } from './schemas.ts';
 import { groupBy } from '../domain/group-by.ts';
 
@@ -17,105 +19,6 @@ export const ERROR_CATALOG_PATH = '/docs/errors';
  * and nested elsewhere would come out twice, once without its examples.
  */
 const EXAMPLES_KEY = 'x-schema-examples';
-
-/** Every operation's id, by "METHOD /path" as Fastify registers it. The spec's four keep its names. */
-export const OPERATION_IDS: Readonly<Record<string, string>> = {
-  'GET /healthz': 'getHealth',
-  'GET /readyz': 'getReadiness',
-  'GET /v1/environment': 'getEnvironment',
-  'GET /v1/mission-users/auth': 'loginRedirect',
-  'GET /v1/mission-users/auth/callback': 'loginCallback',
-  'GET /v1/mission-users/auth/liff': 'liffPage',
-  'POST /v1/mission-users/auth/liff': 'liffLogin',
-  'GET /v1/login': 'startSessionLogin',
-  'POST /v1/logout': 'logout',
-  'GET /v1/draws/:id': 'getPublicDraw',
-  'GET /v1/mission-users': 'checkLink',
-  'POST /v1/mission-users/connect': 'connect',
-  'POST /v1/achieve': 'achieve',
-  'POST /admin/v1/admin-credentials': 'createAdminCredential',
-  'GET /admin/v1/admin-credentials': 'listAdminCredentials',
-  'DELETE /admin/v1/admin-credentials/:credentialId': 'revokeAdminCredential',
-  'GET /admin/v1/me': 'whoami',
-  'POST /admin/v1/partners': 'createPartner',
-  'GET /admin/v1/partners': 'listPartners',
-  'GET /admin/v1/partners/:partnerId': 'getPartner',
-  'PATCH /admin/v1/partners/:partnerId': 'updatePartner',
-  'POST /admin/v1/partners/:partnerId/api-keys': 'createApiKey',
-  'GET /admin/v1/partners/:partnerId/api-keys': 'listApiKeys',
-  'DELETE /admin/v1/partners/:partnerId/api-keys/:keyId': 'revokeApiKey',
-  'POST /admin/v1/promotions': 'createPromotion',
-  'GET /admin/v1/promotions': 'listPromotions',
-  'GET /admin/v1/promotions/:promotionId': 'getPromotion',
-  'PATCH /admin/v1/promotions/:promotionId': 'updatePromotion',
-  'POST /admin/v1/promotions/:promotionId/mission-groups': 'createMissionGroup',
-  'GET /admin/v1/promotions/:promotionId/mission-groups': 'listMissionGroups',
-  'GET /admin/v1/mission-groups/:groupId': 'getMissionGroup',
-  'PATCH /admin/v1/mission-groups/:groupId': 'updateMissionGroup',
-  'POST /admin/v1/mission-groups/:groupId/missions': 'createMission',
-  'GET /admin/v1/mission-groups/:groupId/missions': 'listMissions',
-  'GET /admin/v1/missions/:missionId': 'getMission',
-  'PATCH /admin/v1/missions/:missionId': 'updateMission',
-  'GET /admin/v1/partners/:partnerId/users/:partnerUid/progress': 'getUserProgress',
-  'GET /admin/v1/partners/:partnerId/users/:partnerUid/mapping': 'getUserMapping',
-  'DELETE /admin/v1/partners/:partnerId/users/:partnerUid/mapping': 'unlinkUser',
-  'GET /admin/v1/partners/:partnerId/users': 'findUsersByAccount',
-  'POST /admin/v1/reward-assets': 'createAsset',
-  'GET /admin/v1/reward-assets': 'listAssets',
-  'GET /admin/v1/reward-assets/:id': 'getAsset',
-  'PATCH /admin/v1/reward-assets/:id': 'updateAsset',
-  'POST /admin/v1/budgets': 'createBudget',
-  'GET /admin/v1/budgets': 'listBudgets',
-  'GET /admin/v1/budgets/:id': 'getBudget',
-  'POST /admin/v1/budgets/:id/top-up': 'topUpBudget',
-  'GET /admin/v1/budgets/:id/caps': 'getBudgetCaps',
-  'PUT /admin/v1/budgets/:id/caps': 'setBudgetCaps',
-  'PUT /admin/v1/missions/:id/reward': 'setMissionReward',
-  'DELETE /admin/v1/missions/:id/reward': 'removeMissionReward',
-  'PUT /admin/v1/mission-groups/:id/reward': 'setGroupReward',
-  'DELETE /admin/v1/mission-groups/:id/reward': 'removeGroupReward',
-  'PUT /admin/v1/promotions/:id/streak-rewards': 'setStreakRewards',
-  'GET /admin/v1/promotions/:id/streak-rewards': 'getStreakRewards',
-  'GET /admin/v1/claims': 'listClaims',
-  'GET /admin/v1/claims/:id/history': 'getClaimHistory',
-  'POST /admin/v1/claims/:id/reject': 'rejectClaim',
-  'POST /admin/v1/claims/:id/retry': 'retryClaim',
-  'GET /admin/v1/accounts/:id/balances': 'getAccountBalances',
-  'GET /admin/v1/reports/daily': 'getDailyActivity',
-  'GET /admin/v1/budgets/:id/history': 'getBudgetHistory',
-  'GET /admin/v1/promotions/:id/rewards': 'getPromotionRewards',
-  'POST /admin/v1/draws': 'createDraw',
-  'GET /admin/v1/draws': 'listDraws',
-  'GET /admin/v1/draws/:id': 'getDraw',
-  'POST /admin/v1/draws/:id/run': 'runDraw',
-  'GET /admin/v1/tickets': 'listTickets',
-  'POST /admin/v1/chain-networks': 'createChainNetwork',
-  'GET /admin/v1/chain-networks': 'listChainNetworks',
-  'POST /admin/v1/chain-assets': 'createChainAsset',
-  'POST /admin/v1/budgets/:id/reward-wallet': 'createRewardWallet',
-  'GET /admin/v1/budgets/:id/reward-wallet': 'getRewardWallet',
-  'POST /admin/v1/budgets/:id/reward-wallet/dev-faucet': 'fundDevRewardWallet',
-  'GET /admin/v1/reward-wallets/reconcile': 'reconcileRewardWallets',
-  'POST /admin/v1/partners/:partnerId/webhook-endpoints': 'createWebhookEndpoint',
-  'GET /admin/v1/webhook-endpoints': 'listWebhookEndpoints',
-  'GET /admin/v1/webhook-endpoints/:id': 'getWebhookEndpoint',
-  'PATCH /admin/v1/webhook-endpoints/:id': 'updateWebhookEndpoint',
-  'POST /admin/v1/webhook-endpoints/:id/roll-secret': 'rollWebhookSecret',
-  'GET /admin/v1/webhook-messages': 'listWebhookMessages',
-  'GET /admin/v1/webhook-messages/:id': 'getWebhookMessage',
-  'POST /admin/v1/webhook-messages/:id/resend': 'resendWebhookMessage',
-  'GET /v1/me/': 'getMe',
-  'GET /v1/me/missions': 'listMyMissions',
-  'GET /v1/me/claims': 'listMyClaims',
-  'GET /v1/me/tickets': 'listMyTickets',
-  'GET /v1/me/balances': 'listMyBalances',
-  'POST /v1/me/sessions/revoke-all': 'revokeAllSessions',
-  'GET /v1/me/wallet/challenge': 'getWalletChallenge',
-  'POST /v1/me/wallet': 'bindWallet',
-  'GET /v1/me/wallet': 'getWallet',
-  'GET /docs/errors': 'listErrors',
-  'GET /admin/v1/audit-events': 'listAuditEvents',
-};
 
 /** The document's tags, in order, each with what it groups. */
 export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
@@ -171,22 +74,13 @@ function markRouteSchema(schema: Json): Json {
   );
 }
 
-type Scope = 'admin' | 'partner' | 'user' | 'open';
-function scopeOf(url: string): Scope {
-  if (url.startsWith('/admin/v1')) return 'admin';
-  if (url.startsWith('/v1/me')) return 'user';
-  if (url === '/v1/achieve' || url.startsWith('/v1/mission-users/connect') || url === '/v1/mission-users')
-    return 'partner';
-  return 'open';
-}
-
-const SCOPE_ERRORS: Record<Scope, ErrorName[]> = {
+const SCOPE_ERRORS: Record<RouteScope, ErrorName[]> = {
   admin: ['ADMIN_UNAUTHORIZED', 'ADMIN_PERMISSION_DENIED'],
   partner: ['PARTNER_UNAUTHORIZED', 'API_KEY_WRONG_ENVIRONMENT', 'PARTNER_DISABLED'],
   user: ['USER_UNAUTHORIZED'],
   open: [],
 };
-const SCOPE_TEXT: Record<Scope, string> = {
+const SCOPE_TEXT: Record<RouteScope, string> = {
   admin:
     'Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR ' +
     '(credential management OWNER).',
@@ -199,6 +93,7 @@ const SCOPE_TEXT: Record<Scope, string> = {
 export function operationErrors(
   method: string,
   url: string,
+  scope: RouteScope,
   hasInput: boolean,
   declared: readonly ErrorName[],
 ): ErrorName[] {
@@ -210,7 +105,7 @@ export function operationErrors(
     names.add('UNSUPPORTED_MEDIA_TYPE');
     names.add('PAYLOAD_TOO_LARGE');
   }
-  for (const name of SCOPE_ERRORS[scopeOf(url)]) names.add(name);
+  for (const name of SCOPE_ERRORS[scope]) names.add(name);
   // The health checks are exempt from the rate limits (docs/security.md); everything else is limited.
   if (url !== '/healthz' && url !== '/readyz') names.add('RATE_LIMITED');
   names.add('SERVICE_UNAVAILABLE');
@@ -222,7 +117,11 @@ export function errorExample(name: ErrorName): { code: number; name: ErrorName; 
   return { code: ERRORS[name].code, name, message: ERRORS[name].description };
 }
 
-/** Fastify's route-level hook: the operation id, the tags' and scope's errors, components marked. */
+/**
+ * Fastify's route-level hook: the scope's and every request's errors, components marked. The
+ * operation id is the route's own (`schema.operationId`), its scope the one that registered it
+ * (`config.scope`, src/http/route-config.ts).
+ */
 export function transformRoute({
   schema,
   url,
@@ -230,12 +129,11 @@ export function transformRoute({
 }: {
   schema: unknown;
   url: string;
-  route: { method: string | string[] };
+  route: { method: string | string[]; config?: FastifyContextConfig };
 }): { schema: Json; url: string } {
   const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
+  const scope: RouteScope = route.config?.scope ?? 'open';
   const marked = markRouteSchema(isObject(schema) ? schema : {});
-  const operationId = OPERATION_IDS[`${method} ${url}`];
-  if (operationId) marked.operationId = operationId;
   // Errors: the declared ones (errorResponses) with the scope's and every request's, grouped per status.
   const response = isObject(marked.response) ? { ...marked.response } : {};
   const declared: ErrorName[] = [];
@@ -246,7 +144,7 @@ export function transformRoute({
     }
   }
   const hasInput = ['params', 'querystring', 'body'].some((part) => marked[part] !== undefined);
-  const names = operationErrors(method, url, hasInput, declared);
+  const names = operationErrors(method, url, scope, hasInput, declared);
   const byStatus = groupBy(names, (name) => ERRORS[name].status);
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
     response[status] = {
@@ -260,9 +158,9 @@ export function transformRoute({
     response[200] = { type: 'null', description: 'The page (text/html)' };
   marked.response = response;
   if (typeof marked.description !== 'string' || marked.description === '') {
-    const summary = typeof marked.summary === 'string' ? marked.summary : operationId;
+    const summary = typeof marked.summary === 'string' ? marked.summary : String(marked.operationId);
     marked.description =
-      `${summary}. ${SCOPE_TEXT[scopeOf(url)]} ` +
+      `${summary}. ${SCOPE_TEXT[scope]} ` +
       `Errors (bodies {code, name, message}; catalog at ${ERROR_CATALOG_PATH}): ` +
       names.map((name) => `${ERRORS[name].status} ${name} (${ERRORS[name].code})`).join(', ') +
       '.';

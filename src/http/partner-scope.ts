@@ -118,7 +118,7 @@ export async function partnerScope(app: FastifyInstance, options: PartnerScopeOp
   app.decorateRequest('partner', null as unknown as ScopePartner);
   // Limited per partner (requirePartner), not by the per-address limit of credential-less routes.
   app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, limitedBy: 'partner' };
+    route.config = { ...route.config, limitedBy: 'partner', scope: 'partner' };
   });
   app.addHook('onRequest', (request, reply) => requirePartner(request, reply, options.authenticate));
   for (const routes of options.routes) await app.register(routes);

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { serviceNotReady } from '../error-factories.ts';
 import { component, errorResponses } from './schemas.ts';
-import { queueHealth } from './load-shedding.ts';
+import { gcSaturation, queueHealth } from './load-shedding.ts';
 
 /**
  * One reading of work stuck in this process: a reason it is not ready, or undefined. /readyz runs
@@ -14,6 +14,8 @@ type StuckWorkReading = (app: FastifyInstance) => string | undefined;
 const stuckWorkReadings: StuckWorkReading[] = [
   (app) =>
     queueHealth(app).ready ? undefined : 'database work is not moving (a batching queue is full or stuck)',
+  // Saturated by its own work: collecting garbage back to back (a heap at its limit).
+  gcSaturation,
 ];
 
 /** Why this process should get no traffic now, or undefined when it is ready. */
@@ -32,7 +34,21 @@ async function notReadyReason(app: FastifyInstance): Promise<{ reason: string; e
       reason: `${probe.waiting} queries wait for a database connection (more than ${config.readiness.maxPoolWaiting})`,
     };
   }
-  return payoutStall(app);
+  return (await haltedRewardWallet(app)) ?? payoutStall(app);
+}
+
+/**
+ * The payout worker of this process (when it runs one) cannot pay from a reward wallet halted by a
+ * reorg deeper than the confirmations until an operator recovers it (docs/operations.md): the
+ * worker says not ready, so its orchestrator and alerts see it. From the metrics' cached reading.
+ */
+async function haltedRewardWallet(app: FastifyInstance): Promise<{ reason: string } | undefined> {
+  if (app.deps.payoutProgress === undefined) return undefined;
+  const halted = (await app.databaseReadings.get())?.wallets.find((w) => w.haltedReason !== null);
+  if (halted === undefined) return undefined;
+  return {
+    reason: `reward wallet ${halted.address} of budget ${halted.budgetId} is halted: ${halted.haltedReason} (recover it: POST /admin/v1/reward-wallets/{id}/recover)`,
+  };
 }
 
 /**
@@ -60,6 +76,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
     '/healthz',
     {
       schema: {
+        operationId: 'getHealth',
         tags: ['operations'],
         summary: 'The process is up',
         response: { 200: Type.Object({ status: Type.Literal('ok') }) },
@@ -72,6 +89,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
     '/readyz',
     {
       schema: {
+        operationId: 'getReadiness',
         tags: ['operations'],
         summary: 'The database answers promptly, no work is stuck and payouts move',
         response: {
@@ -93,6 +111,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
     '/v1/environment',
     {
       schema: {
+        operationId: 'getEnvironment',
         tags: ['operations'],
         summary:
           'Which environment this deployment is: preview (mrk_test_ keys) or production (mrk_live_ keys)',

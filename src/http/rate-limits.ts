@@ -1,6 +1,7 @@
 // Request rate limits (docs/security.md, "Rate limits"): per source address on routes without
 // partner or operator credentials, fewer for login starts, per partner on the partner API, and
 // stricter limits on failed partner keys and admin bearers. Counters are shared by every process.
+import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,6 +11,7 @@ import type { RateLimitConfig } from '../config.ts';
 import type { CoalescerGroup } from '../db/coalescer.ts';
 import type { CounterStore } from '../limits/counters.ts';
 import { postgresCounters, redisCounters } from '../limits/counters.ts';
+import { withBreaker } from '../limits/counter-breaker.ts';
 import { PartnerLeases } from './partner-leases.ts';
 
 declare module 'fastify' {
@@ -38,7 +40,7 @@ export interface RequestLimits {
   purgeExpired(): Promise<number>;
 }
 
-/** Routes that start a login: each writes a login state row, so an address gets fewer of them. */
+/** Routes that start a login: each writes a login state row, so they have limits of their own. */
 const LOGIN_STARTS = new Set(['GET /v1/login', 'GET /v1/mission-users/auth']);
 
 /**
@@ -50,6 +52,15 @@ const PROBES = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics']);
 // IPv6 clients usually hold a whole /64: counting per address would give each of them 2^64 budgets.
 const addressOf = (request: FastifyRequest) => normalizeIP(request.ip, 64);
 
+/**
+ * The browser that starts a login, by the hash of its login binding cookie (set by the first start,
+ * sent back on a restart); '' when it has none. Hashed: the counter key must not hold the binding.
+ */
+function browserOf(request: FastifyRequest): string {
+  const cookie = /(?:^|;\s*)mrs_login=([^;]{1,200})/.exec(request.headers.cookie ?? '')?.[1];
+  return cookie === undefined ? '' : createHash('sha256').update(cookie).digest('base64url').slice(0, 22);
+}
+
 function refuse(reply: FastifyReply, ttlMs: number, what: string, limit: string): never {
   reply.server.metrics.rateLimitRefusals.inc({ limit });
   const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
@@ -57,26 +68,67 @@ function refuse(reply: FastifyReply, ttlMs: number, what: string, limit: string)
   throw rateLimited(what, seconds);
 }
 
-function openCounters(config: RateLimitConfig, app: FastifyInstance, group: CoalescerGroup): CounterStore {
+/** After Redis failed, how long it is skipped before one request probes it again. */
+const REDIS_COOL_DOWN_MS = 1000;
+
+async function openCounters(
+  config: RateLimitConfig,
+  app: FastifyInstance,
+  group: CoalescerGroup,
+): Promise<CounterStore> {
   if (config.redisUrl === undefined) return postgresCounters(app.deps.database.db, group);
-  // Few retries and no endless offline queue: while Redis is away, requests go through unlimited
-  // (logged) rather than wait for it.
+  // Redis away must cost nothing (DESIGN.md invariant 9): no offline queue (a command fails at once
+  // while disconnected instead of waiting for a reconnect), no retry of a command, a short command
+  // timeout for a Redis that hangs, and a breaker that skips Redis until it answers again.
   const redis = new Redis(config.redisUrl, {
-    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: config.redisTimeoutMs,
     connectTimeout: 2000,
     lazyConnect: false,
   });
-  redis.on('error', (err: Error) =>
-    app.log.warn({ err: { message: err.message } }, 'rate-limit Redis connection error'),
-  );
-  return redisCounters(redis, config.redisKeyPrefix);
+  const up = app.metrics.rateLimitStoreUp;
+  up.set(1);
+  const counters = withBreaker(redisCounters(redis, config.redisKeyPrefix), {
+    coolDownMs: REDIS_COOL_DOWN_MS,
+    onOpen(err) {
+      up.set(0);
+      app.log.warn(
+        { err: { message: err instanceof Error ? err.message : String(err) } },
+        'rate-limit Redis unavailable: limits fail open (not counted) until it answers again',
+      );
+    },
+    onClose() {
+      up.set(1);
+      app.log.info('rate-limit Redis answers again: limits count again');
+    },
+  });
+  // Connection errors repeat with every reconnect attempt: they open the breaker, which logs once.
+  redis.on('error', (err: Error) => counters.trip(err));
+  redis.on('ready', () => counters.probeNow());
+  // Start with a connection when Redis is there, without holding start-up when it is not.
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 2000);
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done).off('error', done);
+      resolve();
+    };
+    redis.once('ready', done).once('error', done);
+  });
+  return counters;
+}
+
+/** A request let through uncounted because the counters are away (Redis; fails open by design). */
+function letThrough(reply: FastifyReply, limit: string): void {
+  reply.server.metrics.rateLimitUnavailable.inc({ limit });
 }
 
 export const rateLimits = fp(
   async (app: FastifyInstance, options: { group: CoalescerGroup }) => {
     const config = app.deps.config.rateLimits;
     const windowMs = config.windowSeconds * 1000;
-    const counters = openCounters(config, app, options.group);
+    const counters = await openCounters(config, app, options.group);
 
     // @fastify/rate-limit keys, windows and compares; our store holds the counts.
     class SharedStore {
@@ -106,6 +158,7 @@ export const rateLimits = fp(
           });
     const byAddress = limiter('addr', config.perAddress, addressOf);
     const loginByAddress = limiter('login', config.loginPerAddress, addressOf);
+    const loginByBrowser = limiter('login-browser', config.loginPerBrowser, browserOf);
     // The partner limit is counted in leases (partner-leases.ts): no statement per call.
     const partnerLeases =
       config.perPartner === 0 ? undefined : new PartnerLeases(counters, config.perPartner, windowMs);
@@ -124,7 +177,7 @@ export const rateLimits = fp(
         result = await limit(request);
       } catch (err) {
         if (config.redisUrl === undefined) throw err;
-        request.log.warn({ err }, 'rate-limit counters unavailable; request let through');
+        letThrough(reply, name);
         return;
       }
       if (result.isAllowed) return;
@@ -148,7 +201,7 @@ export const rateLimits = fp(
         state = await counters.hit(key, windowMs);
       } catch (err) {
         if (config.redisUrl === undefined) throw err;
-        request.log.warn({ err }, 'rate-limit counters unavailable; failure not counted');
+        letThrough(reply, name);
         return;
       }
       if (state.count > max) refuse(reply, state.ttlMs, what, name);
@@ -158,8 +211,14 @@ export const rateLimits = fp(
       if (request.routeOptions.config?.limitedBy !== undefined) return;
       const route = `${request.method} ${request.routeOptions.url ?? ''}`;
       if (PROBES.has(route)) return;
-      if (LOGIN_STARTS.has(route))
+      if (LOGIN_STARTS.has(route)) {
+        // Login starts have limits of their own (docs/security.md): per browser where the browser is
+        // known by its login binding, and per address at a level a carrier NAT's crowd survives.
+        if (browserOf(request) !== '')
+          await check(request, reply, loginByBrowser, 'login starts from this browser', 'login_per_browser');
         await check(request, reply, loginByAddress, 'login starts from this address', 'login_per_address');
+        return;
+      }
       await check(request, reply, byAddress, 'requests from this address', 'per_address');
     });
 
@@ -171,7 +230,7 @@ export const rateLimits = fp(
           decision = await partnerLeases.take(`partner:${request.partner.id}`);
         } catch (err) {
           if (config.redisUrl === undefined) throw err;
-          request.log.warn({ err }, 'rate-limit counters unavailable; request let through');
+          letThrough(reply, 'per_partner');
           return;
         }
         if (decision.allowed) return;

@@ -90,7 +90,29 @@ export const securityHeaders = fp(
         : ancestors[0] === "'none'"
           ? { action: 'deny' as const }
           : false;
-    const appHeaders = headersWith({ ...base, 'frame-ancestors': ancestors }, appFraming);
+    // The Mini Dapp SDK, when configured, loads from its address and talks to its wallets' hosts
+    // (docs/wallets.md); a copy served from our own origin needs no addition to script-src.
+    const miniDapp = config.walletConnectors.miniDapp;
+    const sdkOrigin = miniDapp?.sdkUrl.startsWith('/') === false ? [new URL(miniDapp.sdkUrl).origin] : [];
+    const sdkHosts = miniDapp ? [...sdkOrigin, 'https://*.kaiawallet.io', 'https://*.dappportal.io'] : [];
+    const appHeaders = headersWith(
+      {
+        ...base,
+        'frame-ancestors': ancestors,
+        ...(miniDapp && {
+          'script-src': ["'self'", ...sdkOrigin],
+          'connect-src': [
+            "'self'",
+            ...sdkHosts,
+            'wss://relay.walletconnect.org',
+            'wss://relay.walletconnect.com',
+          ],
+          'frame-src': ["'self'", ...sdkHosts],
+          'img-src': ["'self'", 'data:', ...sdkHosts],
+        }),
+      },
+      appFraming,
+    );
     // The LIFF entry page runs LINE's SDK and one inline script, and talks to LINE's API.
     const liffInline = inlineHashes(liffPage(config.login.liffId ?? '', LIFF_PATH), 'script');
     const liffHeaders = headersWith(

@@ -35,6 +35,7 @@ import type { UserScopeOptions } from './user-scope.ts';
 import cookie from '@fastify/cookie';
 import { webPages } from './web-pages.ts';
 import { withLogSerializers } from './log-redaction.ts';
+import { processLogOutput } from '../logging/log-output.ts';
 import { lazyChildLoggerFactory } from './request-logger.ts';
 import { securityHeaders } from './security-headers.ts';
 import { loadShedding } from './load-shedding.ts';
@@ -145,6 +146,8 @@ export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<Ser
       deps.logger ?? {
         level: config.logLevel,
         redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+        // Standard output with a bounded buffer (src/logging/log-output.ts).
+        stream: processLogOutput(config.logBufferMaxBytes).stream,
       },
     ),
     // A hop count trusts that many proxies nearest to us; CIDRs trust those addresses only.

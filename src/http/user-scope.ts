@@ -26,6 +26,9 @@ async function requireUser(request: FastifyRequest, options: UserScopeOptions): 
 
 export async function userScope(app: FastifyInstance, options: UserScopeOptions): Promise<void> {
   app.decorateRequest('account', null as unknown as { id: string });
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, scope: 'user' };
+  });
   // Where a write came from is checked first: a cross-site form learns nothing about the session.
   app.addHook('onRequest', refuseCrossSiteWrite);
   app.addHook('onRequest', (request) => requireUser(request, options));

@@ -1,7 +1,7 @@
-// Which routes take an Idempotency-Key, and the hooks that give them its semantics
-// (docs/idempotency.md). The composition root adds `idempotencyOnRoute` before the scopes register,
-// so the hooks are attached to those routes only: every other route, and every request without
-// the header, pays nothing.
+// The hooks that give an Idempotency-Key its semantics (docs/idempotency.md) on the routes that
+// declare `config.idempotency`. The composition root adds `idempotencyOnRoute` before the scopes
+// register, so the hooks are attached to those routes only: every other route, and every request
+// without the header, pays nothing.
 import type {
   FastifyReply,
   FastifyRequest,
@@ -26,33 +26,6 @@ import { parseIdempotencyKey, requestFingerprint } from './request-key.ts';
 import { abandonKeyedRequest, beginKeyedRequest, endKeyedRequest, KEY_TTL_MS } from './service.ts';
 import type { IdempotencyDeps, StoredAnswer } from './service.ts';
 import type { AnsweredClaim } from './claim-in-statement.ts';
-
-/**
- * `keyed`: takes the header. `in-statement`: takes the header, and the handler claims the key itself
- * (deferredKeyOf), in its own statement where it can (claim-in-statement.ts). `refused`: its answer
- * carries a secret shown once, which is never stored, so it cannot be replayed: the header is
- * refused rather than silently ignored.
- */
-export const IDEMPOTENT_ROUTES: Readonly<Record<string, 'keyed' | 'in-statement' | 'refused'>> = {
-  'POST /v1/achieve': 'in-statement',
-  'POST /v1/mission-users/connect': 'keyed',
-  // The operator creates (and the budget top-up, the one other POST that a blind retry repeats).
-  'POST /admin/v1/partners': 'keyed',
-  'POST /admin/v1/promotions': 'keyed',
-  'POST /admin/v1/promotions/:promotionId/mission-groups': 'keyed',
-  'POST /admin/v1/mission-groups/:groupId/missions': 'keyed',
-  'POST /admin/v1/reward-assets': 'keyed',
-  'POST /admin/v1/budgets': 'keyed',
-  'POST /admin/v1/budgets/:id/top-up': 'keyed',
-  'POST /admin/v1/draws': 'keyed',
-  'POST /admin/v1/chain-networks': 'keyed',
-  'POST /admin/v1/chain-assets': 'keyed',
-  'POST /admin/v1/budgets/:id/reward-wallet': 'keyed',
-  'POST /admin/v1/partners/:partnerId/api-keys': 'refused',
-  'POST /admin/v1/admin-credentials': 'refused',
-  'POST /admin/v1/partners/:partnerId/webhook-endpoints': 'refused',
-  'POST /admin/v1/webhook-endpoints/:id/roll-secret': 'refused',
-};
 
 /** Response headers replayed with the body (the request id and security headers are the repeat's own). */
 const KEPT_HEADERS = ['content-type', 'location'] as const;
@@ -88,7 +61,7 @@ function scopeOf(request: FastifyRequest): string {
   if (partner) return `partner:${partner.id}`;
   const admin = request.admin as ScopeAdmin | null | undefined;
   if (admin) return `admin:${admin.id}`;
-  // Only routes of the partner and admin scopes are listed above.
+  // Only routes of the partner and admin scopes declare config.idempotency.
   throw new Error('an idempotent route outside the partner and admin scopes');
 }
 
@@ -314,17 +287,20 @@ function documentHeader(route: RouteOptions): void {
   };
 }
 
-/** An onRoute hook: attaches the idempotency hooks to the routes listed in IDEMPOTENT_ROUTES. */
+/**
+ * An onRoute hook: attaches the idempotency hooks to the routes that declare `config.idempotency`
+ * (src/http/route-config.ts). Only a POST may: a retried PUT, PATCH or DELETE repeats harmlessly.
+ */
 export function idempotencyOnRoute(deps: IdempotencyDeps): (route: RouteOptions) => void {
   const begin = beginHook(deps);
   const defer = deferHook(deps);
   const end = endHook(deps);
   const cleanup = cleanupHook(deps);
   return (route) => {
-    const methods = toArray(route.method);
-    if (!methods.includes('POST')) return;
-    const mode = IDEMPOTENT_ROUTES[`POST ${route.url}`];
+    const mode = route.config?.idempotency;
     if (mode === undefined) return;
+    if (toArray(route.method).join() !== 'POST')
+      throw new Error(`${route.url}: only a POST route may declare config.idempotency`);
     if (mode === 'refused') {
       route.preHandler = [...toArray(route.preHandler), refuseHook];
       return;

@@ -1,9 +1,8 @@
 // SQL of the idempotency keys: claim a key (or learn who holds it), record the answer, let go.
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, IdempotencyKeysTable } from '../db/schema.ts';
 import { Coalescer } from '../db/coalescer.ts';
-import { idempotencyDb } from './schema.ts';
 
 export interface KeyClaim {
   scope: string;
@@ -15,15 +14,17 @@ export interface KeyClaim {
   expiresAt: Date;
 }
 
-export interface StoredKey {
-  fingerprint: string;
-  state: 'RUNNING' | 'DONE';
-  locked_until: Date;
-  expires_at: Date;
-  response_status: number | null;
-  response_headers: Record<string, string> | null;
-  response_body: string | null;
-}
+/** What a request reads of a key it could not claim. */
+export type StoredKey = Pick<
+  Selectable<IdempotencyKeysTable>,
+  | 'fingerprint'
+  | 'state'
+  | 'locked_until'
+  | 'expires_at'
+  | 'response_status'
+  | 'response_headers'
+  | 'response_body'
+>;
 
 /**
  * Takes the key for this run when nobody holds it, when its row expired, or when the run that held
@@ -131,7 +132,7 @@ function batchesOf(db: Kysely<DB>) {
 }
 
 export async function findKey(db: Kysely<DB>, scope: string, key: string): Promise<StoredKey | undefined> {
-  return idempotencyDb(db)
+  return db
     .selectFrom('idempotency_keys')
     .select([
       'fingerprint',
@@ -160,7 +161,7 @@ export async function recordAnswer(
 
 /** Lets the key go (its run ended in a 5xx): the next request with it runs afresh. */
 export async function releaseKey(db: Kysely<DB>, scope: string, key: string, owner: string): Promise<void> {
-  await idempotencyDb(db)
+  await db
     .deleteFrom('idempotency_keys')
     .where('scope', '=', scope)
     .where('key', '=', key)

@@ -1,11 +1,11 @@
 // Windowed hit counters shared by every process: in PostgreSQL (our own database, so PGlite too)
 // or in Redis when REDIS_URL is set. The rate limits (src/http/rate-limits.ts) count with them.
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { DB } from '../db/schema.ts';
 import { Coalescer } from '../db/coalescer.ts';
 import type { CoalescerGroup } from '../db/coalescer.ts';
+import { addHits, deleteEndedCounters } from './counter-store.ts';
 
 /** A counter after a hit: hits in the current window, and the time left in it. */
 export interface CounterState {
@@ -24,15 +24,8 @@ export interface CounterStore {
   close(): Promise<void>;
 }
 
-interface HitRow {
-  key: string;
-  hits: string | number;
-  ttl_ms: string | number;
-}
-
 /**
- * Counters in the rate_limit_counters table (migration 0007; queried with plain SQL, so the table
- * stays out of the shared schema types). Concurrent hits are batched: one statement adds the
+ * Counters in the rate_limit_counters table (migration 0007; counter-store.ts). Concurrent hits are batched: one statement adds the
  * hits of a whole batch, so a partner's hot counter row is written once per batch, not per request.
  */
 export function postgresCounters(db: Kysely<DB>, group?: CoalescerGroup): CounterStore {
@@ -48,16 +41,9 @@ export function postgresCounters(db: Kysely<DB>, group?: CoalescerGroup): Counte
       }
       // Rows are locked in key order, so two processes' batches never deadlock on each other.
       const keys = [...perKey.keys()].sort();
-      const { rows } = await sql<HitRow>`
-        INSERT INTO rate_limit_counters AS c (key, hits, expires_at)
-        SELECT k, n, now() + w * interval '1 millisecond'
-        FROM unnest(${keys}::text[], ${keys.map((k) => perKey.get(k)?.hits)}::int8[], ${keys.map((k) => perKey.get(k)?.windowMs)}::int8[]) AS t(k, n, w)
-        ORDER BY k
-        ON CONFLICT (key) DO UPDATE SET
-          hits = CASE WHEN c.expires_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
-          expires_at = CASE WHEN c.expires_at <= now() THEN excluded.expires_at ELSE c.expires_at END
-        RETURNING key, hits, ceil(extract(epoch FROM (expires_at - now())) * 1000)::int8 AS ttl_ms`.execute(
+      const rows = await addHits(
         db,
+        keys.map((key) => ({ key, ...(perKey.get(key) as { hits: number; windowMs: number }) })),
       );
       const totals = new Map(
         rows.map((row) => [row.key, { count: Number(row.hits), ttlMs: Math.max(0, Number(row.ttl_ms)) }]),
@@ -77,11 +63,7 @@ export function postgresCounters(db: Kysely<DB>, group?: CoalescerGroup): Counte
     hit: (key, windowMs, hits = 1) => coalescer.submit({ key, windowMs, hits }),
     async purgeExpired() {
       // In slices, so that a large backlog never holds a long statement.
-      const result = await sql`
-        DELETE FROM rate_limit_counters WHERE key IN (
-          SELECT key FROM rate_limit_counters WHERE expires_at <= now() LIMIT 10000
-        )`.execute(db);
-      return Number(result.numAffectedRows ?? 0);
+      return deleteEndedCounters(db, 10_000);
     },
     async close() {},
   };
@@ -112,7 +94,12 @@ export function redisCounters(redis: Redis, prefix: string): CounterStore {
     },
     purgeExpired: async () => 0,
     async close() {
-      await redis.quit().catch(() => redis.disconnect());
+      // QUIT waits for an answer; a Redis that is frozen never gives one.
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)));
+      await Promise.race([redis.quit().catch(() => undefined), bound]);
+      clearTimeout(timer);
+      redis.disconnect();
     },
   };
 }

@@ -1,14 +1,17 @@
 // Purges what the login leaves behind once it is of no use: expired login states, mapping tokens a
-// day past their expiry (kept that long for the audit trail), and expired sessions. Bounded batches
+// day past their expiry (kept that long for the audit trail), expired sessions and expired wallet
+// (SIWE) challenges. Bounded batches
 // on a timer of each process, so no request pays for it and no statement holds locks for long.
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
+import { deleteExpiredLoginStates, deleteExpiredMappingTokens, deleteExpiredSessions } from './store.ts';
 
 export interface PurgeCounts {
   loginStates: number;
   mappingTokens: number;
   sessions: number;
+  siweChallenges: number;
 }
 
 export interface PurgeOptions {
@@ -16,6 +19,11 @@ export interface PurgeOptions {
   batchSize?: number;
   /** Statements per table and run; what is left waits for the next run. */
   maxBatches?: number;
+  /**
+   * Deletes up to `limit` expired wallet (SIWE) challenges, returning how many: given by app.ts
+   * (src/chain/user-wallets.ts purgeExpiredChallenges), so that linking stays unaware of chains.
+   */
+  walletChallenges?: (db: Kysely<DB>, now: Date, limit: number) => Promise<number>;
 }
 
 /** How long a used or expired mapping token is kept after its expiry, for the audit trail. */
@@ -45,38 +53,17 @@ export async function purgeExpiredLoginData(
   options: PurgeOptions = {},
 ): Promise<PurgeCounts> {
   const tokensBefore = new Date(now.getTime() - MAPPING_TOKEN_AUDIT_MS);
-  const loginStates = await inBatches(async (limit) => {
-    const result = await db
-      .deleteFrom('login_states')
-      .where('state_hash', 'in', (eb) =>
-        eb.selectFrom('login_states').select('state_hash').where('expires_at', '<', now).limit(limit),
-      )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }, options);
-  const mappingTokens = await inBatches(async (limit) => {
-    const result = await db
-      .deleteFrom('mapping_tokens')
-      .where('token_hash', 'in', (eb) =>
-        eb
-          .selectFrom('mapping_tokens')
-          .select('token_hash')
-          .where('expires_at', '<', tokensBefore)
-          .limit(limit),
-      )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }, options);
-  const sessions = await inBatches(async (limit) => {
-    const result = await db
-      .deleteFrom('user_sessions')
-      .where('id_hash', 'in', (eb) =>
-        eb.selectFrom('user_sessions').select('id_hash').where('expires_at', '<', now).limit(limit),
-      )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }, options);
-  return { loginStates, mappingTokens, sessions };
+  const loginStates = await inBatches((limit) => deleteExpiredLoginStates(db, now, limit), options);
+  const mappingTokens = await inBatches(
+    (limit) => deleteExpiredMappingTokens(db, tokensBefore, limit),
+    options,
+  );
+  const sessions = await inBatches((limit) => deleteExpiredSessions(db, now, limit), options);
+  const { walletChallenges } = options;
+  const siweChallenges = walletChallenges
+    ? await inBatches((limit) => walletChallenges(db, now, limit), options)
+    : 0;
+  return { loginStates, mappingTokens, sessions, siweChallenges };
 }
 
 export interface PurgeLog {
@@ -95,8 +82,11 @@ export function startExpiredLoginPurge(
     if (running) return;
     running = purgeExpiredLoginData(db, clock.now(), options)
       .then((counts) => {
-        if (counts.loginStates + counts.mappingTokens + counts.sessions > 0) {
-          options.log.info({ purged: counts }, 'purged expired login states, mapping tokens and sessions');
+        if (counts.loginStates + counts.mappingTokens + counts.sessions + counts.siweChallenges > 0) {
+          options.log.info(
+            { purged: counts },
+            'purged expired login states, mapping tokens, sessions and wallet challenges',
+          );
         }
       })
       .catch((err: unknown) =>

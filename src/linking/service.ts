@@ -1,5 +1,6 @@
 // The linking journey: start a login (partner link or mission-page session), finish it at the
-// callback or from the LIFF page, issue the one-time mapping token, and connect.
+// callback or from the LIFF page, issue the one-time mapping token, and connect. The links as they
+// stand (reads, unlink) are links.ts.
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import * as client from 'openid-client';
@@ -13,7 +14,6 @@ import {
   invalidRegion,
   invalidReturnPath,
   liffNotConfigured,
-  mappingNotFound,
   loginInOtherBrowser,
   loginNotForLiff,
   loginPartnerInvalid,
@@ -25,13 +25,11 @@ import {
   mappingTokenWrongPartner,
   partnerUserLinkedElsewhere,
   redirectUrlNotRegistered,
-  userUnauthorized,
 } from '../error-factories.ts';
-import { linkedUserView } from './find-users.ts';
 import { digestsEqual, newId, newSecret, sha256Hex } from '../domain/ids.ts';
 import { canonicalRegion } from '../domain/regions.ts';
 import { matchRedirectUrl, safeReturnUrl, withOutcome, withParam } from '../domain/redirect-url.ts';
-import { findPartner, getPartner } from '../partners/service.ts';
+import { findPartner } from '../partners/service.ts';
 import type { LoginClient } from './oidc.ts';
 import { Coalescer } from '../db/coalescer.ts';
 import type { CoalescerGroup } from '../db/coalescer.ts';
@@ -338,9 +336,11 @@ export async function connect(
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     // The row lock makes the token single-use: a concurrent connect waits here, then sees it used.
-    const token = await store.lockMappingToken(trx, tokenHash);
-    if (!token) throw mappingTokenUnknown();
-    if (token.partner_id !== partnerId) throw mappingTokenWrongPartner();
+    const token = await store.lockMappingToken(trx, partnerId, tokenHash);
+    if (!token)
+      throw (await store.mappingTokenExists(trx, tokenHash))
+        ? mappingTokenWrongPartner()
+        : mappingTokenUnknown();
     if (token.consumed_at !== null) throw mappingTokenUsed();
     if (token.expires_at <= now) throw mappingTokenExpired();
 
@@ -363,34 +363,11 @@ export async function connect(
       if (byUid.region !== region) await store.updateMappingRegion(trx, partnerId, input.partnerUid, region);
       created = false;
     }
-    await store.markMappingTokenUsed(trx, tokenHash, input.partnerUid, now);
+    await store.markMappingTokenUsed(trx, partnerId, tokenHash, input.partnerUid, now);
     if (created) {
       for (const handler of onLinked)
         await handler(trx, { partnerId, partnerUid: input.partnerUid, accountId: token.account_id });
     }
     return { created };
   });
-}
-
-/** The signed-in account and its linked partner users; a session of an account gone is no session. */
-export async function signedInAccount(db: Kysely<DB>, accountId: string) {
-  const found = await store.findAccountWithMappings(db, accountId);
-  if (!found) throw userUnauthorized();
-  return found;
-}
-
-/** A partner user's mapping with its platform account (operators). */
-export async function mappingWithAccount(db: Kysely<DB>, partnerId: string, partnerUid: string) {
-  await getPartner(db, partnerId);
-  const row = await store.findMappingWithAccount(db, partnerId, partnerUid);
-  if (!row) throw mappingNotFound(partnerUid);
-  return linkedUserView(row);
-}
-
-/** Unlinks a partner user (with its user.unlinked webhook messages); the removed mapping's account id. */
-export async function unlink(db: Kysely<DB>, clock: Clock, partnerId: string, partnerUid: string) {
-  await getPartner(db, partnerId);
-  const removed = await store.deleteMapping(db, partnerId, partnerUid, clock.now());
-  if (!removed) throw mappingNotFound(partnerUid);
-  return { accountId: removed.account_id };
 }

@@ -4,8 +4,8 @@ import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { DB, LoginStatesTable, MappingTokensTable } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
-import { webhookOutboxCte } from '../webhooks/outbox.ts';
-import { userLinkEvents } from '../webhooks/events.ts';
+import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
+import { userLinkEvents } from '../webhooks/store/events.ts';
 
 export interface PartnerUser {
   partnerId: string;
@@ -17,7 +17,9 @@ export async function linkedAmong(db: Kysely<DB>, users: readonly PartnerUser[])
   const query = sql<{ n: number }>`
     SELECT q.n::int AS n
     FROM unnest(${users.map((u) => u.partnerId)}::text[], ${users.map((u) => u.partnerUid)}::text[]) WITH ORDINALITY AS q(partner_id, partner_uid, n)
-    WHERE EXISTS (SELECT 1 FROM user_mappings m WHERE m.partner_id = q.partner_id AND m.partner_uid = q.partner_uid)`;
+    -- A join on the primary key (at most one row each), not EXISTS: Citus plans no correlated
+    -- sub-query over a function's rows (docs/scaling.md "On Citus").
+    JOIN user_mappings m ON m.partner_id = q.partner_id AND m.partner_uid = q.partner_uid`;
   const result = await db.executeQuery(prepared('linked_among', query.compile(db)));
   const linked = new Set(result.rows.map((r) => r.n));
   return users.map((_, i) => linked.has(i + 1));
@@ -108,17 +110,33 @@ export async function insertMappingToken(db: Kysely<DB>, row: Insertable<Mapping
   await db.insertInto('mapping_tokens').values(row).execute();
 }
 
-export async function lockMappingToken(trx: Transaction<DB>, tokenHash: string) {
+/**
+ * Locks the partner's token. By partner and hash: on Citus the row lock must name the shard (the
+ * partner), docs/scaling.md "On Citus".
+ */
+export async function lockMappingToken(trx: Transaction<DB>, partnerId: string, tokenHash: string) {
   return trx
     .selectFrom('mapping_tokens')
     .selectAll()
+    .where('partner_id', '=', partnerId)
     .where('token_hash', '=', tokenHash)
     .forUpdate()
     .executeTakeFirst();
 }
 
+/** Whether a token with this hash exists for any partner (no lock: it only names the refusal). */
+export async function mappingTokenExists(trx: Transaction<DB>, tokenHash: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('mapping_tokens')
+    .select('token_hash')
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function markMappingTokenUsed(
   trx: Transaction<DB>,
+  partnerId: string,
   tokenHash: string,
   partnerUid: string,
   now: Date,
@@ -126,6 +144,7 @@ export async function markMappingTokenUsed(
   await trx
     .updateTable('mapping_tokens')
     .set({ consumed_at: now, consumed_uid: partnerUid })
+    .where('partner_id', '=', partnerId)
     .where('token_hash', '=', tokenHash)
     .execute();
 }
@@ -155,7 +174,7 @@ export async function insertMapping(
   trx: Transaction<DB>,
   row: { partnerId: string; partnerUid: string; accountId: string; region: string; now: Date },
 ): Promise<boolean> {
-  // The user.linked webhook messages are written by the same statement (src/webhooks/outbox.ts).
+  // The user.linked webhook messages are written by the same statement (src/webhooks/store/outbox.ts).
   const query = sql<{ partner_uid: string }>`
     WITH linked AS (
       INSERT INTO user_mappings (partner_id, partner_uid, account_id, region, created_at)
@@ -214,4 +233,43 @@ export function mappingsWithAccounts(db: Kysely<DB>, partnerId: string) {
 
 export async function findMappingWithAccount(db: Kysely<DB>, partnerId: string, partnerUid: string) {
   return mappingsWithAccounts(db, partnerId).where('m.partner_uid', '=', partnerUid).executeTakeFirst();
+}
+
+// --- The purge of expired login data (expiry-purge.ts): one bounded batch per call ---
+
+/** Deletes up to `limit` login states expired before `now`; answers how many. */
+export async function deleteExpiredLoginStates(db: Kysely<DB>, now: Date, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('login_states')
+    .where('state_hash', 'in', (eb) =>
+      eb.selectFrom('login_states').select('state_hash').where('expires_at', '<', now).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes up to `limit` mapping tokens expired before `before`; answers how many. */
+export async function deleteExpiredMappingTokens(
+  db: Kysely<DB>,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('mapping_tokens')
+    .where('token_hash', 'in', (eb) =>
+      eb.selectFrom('mapping_tokens').select('token_hash').where('expires_at', '<', before).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes up to `limit` end-user sessions expired before `now`; answers how many. */
+export async function deleteExpiredSessions(db: Kysely<DB>, now: Date, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('user_sessions')
+    .where('id_hash', 'in', (eb) =>
+      eb.selectFrom('user_sessions').select('id_hash').where('expires_at', '<', now).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -7,6 +7,15 @@ import { periodKeyFor } from '../domain/periods.ts';
 import { previousDate } from '../domain/streaks.ts';
 import { titleIn } from '../catalog/titles.ts';
 import type { Language } from '../catalog/titles.ts';
+import {
+  activeMissionRows,
+  heldTickets,
+  linksOf,
+  missionClaimRows,
+  missionTitleRows,
+  progressRows,
+  streakRowsOf,
+} from './store.ts';
 
 /** `lang`: the reader's language (catalog/titles.ts readerLanguage); titles come in it when given. */
 export async function missionsOf(db: Kysely<DB>, accountId: string, now: Date, lang?: Language) {
@@ -15,15 +24,6 @@ export async function missionsOf(db: Kysely<DB>, accountId: string, now: Date, l
     items: await missionsFor(db, links, now, lang),
     streaks: await streaksOf(db, accountId, now, lang),
   };
-}
-
-/** The partner users an account is linked as. */
-function linksOf(db: Kysely<DB>, accountId: string) {
-  return db
-    .selectFrom('user_mappings')
-    .select(['partner_id', 'partner_uid'])
-    .where('account_id', '=', accountId)
-    .execute();
 }
 
 /** The account's lucky-draw missions of this period without a ticket (TicketFilter NOT_RECEIVED). */
@@ -41,22 +41,7 @@ export async function ticketsNotReceived(
   const items = await missionsFor(db, links, now, lang);
   const lucky = items.filter((m) => m.reward?.type === 'LUCKY_DRAW');
   if (lucky.length === 0) return [];
-  const held = await db
-    .selectFrom('tickets')
-    .select(['mission_id', 'period_key', 'partner_id'])
-    .where((eb) =>
-      eb.or(
-        lucky.map((m) =>
-          eb.and([
-            eb('partner_id', '=', m.partnerId),
-            eb('partner_uid', '=', m.partnerUid),
-            eb('mission_id', '=', m.missionId),
-            eb('period_key', '=', m.periodKey),
-          ]),
-        ),
-      ),
-    )
-    .execute();
+  const held = await heldTickets(db, lucky);
   const have = new Set(held.map((t) => `${t.mission_id}|${t.period_key}`));
   return lucky
     .filter((m) => !have.has(`${m.missionId}|${m.periodKey}`))
@@ -82,90 +67,21 @@ async function missionsFor(
 ) {
   if (links.length === 0) return [];
   const uidOf = new Map(links.map((l) => [l.partner_id, l.partner_uid]));
-  const missions = await db
-    .selectFrom('missions as m')
-    .innerJoin('mission_groups as g', 'g.id', 'm.mission_group_id')
-    .innerJoin('promotions as p', 'p.id', 'g.promotion_id')
-    .innerJoin('partners as pt', 'pt.id', 'p.partner_id')
-    .leftJoin('reward_rules as r', 'r.mission_id', 'm.id')
-    .leftJoin('budgets as b', 'b.id', 'r.budget_id')
-    .leftJoin('reward_assets as a', 'a.id', 'b.asset_id')
-    .select([
-      'm.id',
-      'm.mission_key',
-      'm.title',
-      'm.titles',
-      'm.recurrence',
-      'm.target',
-      'g.id as group_id',
-      'g.title as group_title',
-      'g.titles as group_titles',
-      'p.id as promotion_id',
-      'p.title as promotion_title',
-      'p.titles as promotion_titles',
-      'p.type as promotion_type',
-      'p.timezone',
-      'p.start_at',
-      'p.end_at',
-      'pt.id as partner_id',
-      'pt.name as partner_name',
-      'r.type as reward_type',
-      'r.amount as reward_amount',
-      'a.symbol',
-      'a.decimals',
-    ])
-    .where('p.partner_id', 'in', [...uidOf.keys()])
-    .where('p.status', '=', 'ACTIVE')
-    .where('p.start_at', '<=', now)
-    .where((eb) => eb.or([eb('p.end_at', 'is', null), eb('p.end_at', '>', now)]))
-    .orderBy('pt.name')
-    .orderBy('p.start_at')
-    .orderBy('g.created_at')
-    .orderBy('m.created_at')
-    .execute();
+  const missions = await activeMissionRows(db, [...uidOf.keys()], now);
   const withPeriod = missions.map((m) => ({
     ...m,
     periodKey: periodKeyFor(m.recurrence as RecurrenceType, now, m.timezone),
   }));
-  const progress = withPeriod.length
-    ? await db
-        .selectFrom('mission_progress')
-        .select(['mission_id', 'period_key', 'partner_id', 'completed', 'target', 'current', 'completed_at'])
-        .where((eb) =>
-          eb.or(
-            withPeriod.map((m) =>
-              eb.and([
-                eb('partner_id', '=', m.partner_id),
-                eb('partner_uid', '=', uidOf.get(m.partner_id) as string),
-                eb('mission_id', '=', m.id),
-                eb('period_key', '=', m.periodKey),
-              ]),
-            ),
-          ),
-        )
-        .execute()
-    : [];
+  const keys = withPeriod.map((m) => ({
+    partnerId: m.partner_id,
+    partnerUid: uidOf.get(m.partner_id) as string,
+    missionId: m.id,
+    periodKey: m.periodKey,
+  }));
+  const progress = await progressRows(db, keys);
   const record = new Map(progress.map((p) => [`${p.mission_id}|${p.period_key}`, p]));
   // This period's claim of each mission, so the page can say why a reward was refused.
-  const claims = withPeriod.length
-    ? await db
-        .selectFrom('claims')
-        .select(['source_id', 'period_key', 'status', 'reason', 'completed_before_link'])
-        .where('source', '=', 'MISSION')
-        .where((eb) =>
-          eb.or(
-            withPeriod.map((m) =>
-              eb.and([
-                eb('partner_id', '=', m.partner_id),
-                eb('partner_uid', '=', uidOf.get(m.partner_id) as string),
-                eb('source_id', '=', m.id),
-                eb('period_key', '=', m.periodKey),
-              ]),
-            ),
-          ),
-        )
-        .execute()
-    : [];
+  const claims = await missionClaimRows(db, keys);
   const claimOf = new Map(claims.map((c) => [`${c.source_id}|${c.period_key}`, c]));
   return withPeriod.map((m) => {
     const p = record.get(`${m.id}|${m.periodKey}`);
@@ -192,6 +108,7 @@ async function missionsFor(
             type: m.reward_type,
             amount: m.reward_amount === null ? null : formatAmount(m.reward_amount, m.decimals ?? 0),
             assetSymbol: m.symbol ?? '',
+            decimals: m.decimals ?? 0,
           }
         : null,
       claim: claimView(claimOf.get(`${m.id}|${m.periodKey}`)),
@@ -212,15 +129,7 @@ function claimView(
 }
 
 async function streaksOf(db: Kysely<DB>, accountId: string, now: Date, lang: Language | undefined) {
-  const streakRows = await db
-    .selectFrom('user_streaks as s')
-    .innerJoin('promotions as p', 'p.id', 's.promotion_id')
-    .innerJoin('user_mappings as u', (join) =>
-      join.onRef('u.partner_id', '=', 's.partner_id').onRef('u.partner_uid', '=', 's.partner_uid'),
-    )
-    .select(['s.promotion_id', 'p.title', 'p.titles', 'p.timezone', 's.current', 's.best', 's.last_date'])
-    .where('u.account_id', '=', accountId)
-    .execute();
+  const streakRows = await streakRowsOf(db, accountId);
   return streakRows.map((s) => {
     const today = periodKeyFor('DAILY', now, s.timezone);
     // A streak whose last check-in is older than yesterday is broken.
@@ -243,7 +152,7 @@ export async function withMissionTitlesIn<T extends { missionId: string; mission
 ): Promise<T[]> {
   if (!lang || rows.length === 0) return rows;
   const ids = [...new Set(rows.map((r) => r.missionId))];
-  const found = await db.selectFrom('missions').select(['id', 'titles']).where('id', 'in', ids).execute();
+  const found = await missionTitleRows(db, ids);
   const titlesOf = new Map(found.map((m) => [m.id, m.titles]));
   return rows.map((r) => ({ ...r, missionTitle: titleIn(r.missionTitle, titlesOf.get(r.missionId), lang) }));
 }

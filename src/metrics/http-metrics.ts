@@ -62,6 +62,7 @@ export const httpMetrics = fp(
       database,
       readings,
       coalescers: app.coalescers,
+      connectionsRefused: () => app.connectionsRefused(),
       ...(options.payoutProgress && { payoutProgress: options.payoutProgress }),
       maxPartnerLabels: config.metrics.maxPartnerLabels,
     });

@@ -3,9 +3,13 @@
 // process never see each other's counters. Counters and histograms move as things happen; gauges of
 // what lives in the database are read at scrape time through one cached, bounded reading.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { droppedLogLines } from '../logging/log-output.ts';
 import type { Database } from '../db/connection.ts';
 import type { CoalescerGroup } from '../db/coalescer.ts';
-import type { DatabaseReading, DatabaseReadings } from './database-readings.ts';
+import type { DatabaseReadings } from './database-readings.ts';
+import { createChainMetrics } from './chain-metrics.ts';
+import type { ChainMetrics } from './chain-metrics.ts';
+import { registerReadingGauges } from './reading-gauges.ts';
 import type { PayoutProgress } from './payout-progress.ts';
 import { FastCounter, FastHistogram } from './fast-metrics.ts';
 
@@ -26,12 +30,19 @@ export class PartnerLabels {
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const BATCH_SIZE_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
+export type { ChainMetrics } from './chain-metrics.ts';
+export { chainObserverOf } from './chain-metrics.ts';
+
 export interface ServiceMetrics {
   registry: Registry;
   partners: PartnerLabels;
   httpRequests: Counter<'route' | 'method' | 'status' | 'partner'>;
   httpDuration: Histogram<'route' | 'method'>;
   rateLimitRefusals: Counter<'limit'>;
+  /** Requests let through uncounted because the rate-limit counters (Redis) were away. */
+  rateLimitUnavailable: Counter<'limit'>;
+  /** 1 while the rate-limit counters in Redis answer, 0 while the breaker skips them. */
+  rateLimitStoreUp: Gauge;
   authRefusals: Counter<'scope'>;
   completions: Counter<'partner'>;
   /** Wallet balances and confirmations, from the chain reads the payout already does. */
@@ -43,14 +54,6 @@ export interface ServiceMetrics {
   stop(): void;
 }
 
-export interface ChainMetrics {
-  tokenBalance: Gauge<'wallet' | 'asset'>;
-  gasBalance: Gauge<'wallet'>;
-  confirmationSeconds: Histogram<'network'>;
-  confirmationLagBlocks: Gauge<'network'>;
-  rpcErrors: Counter<'network'>;
-}
-
 export interface MetricsSources {
   database: Database;
   readings: DatabaseReadings;
@@ -58,27 +61,9 @@ export interface MetricsSources {
   coalescers?: CoalescerGroup;
   /** The payout worker of this process, when it runs one. */
   payoutProgress?: PayoutProgress;
+  /** Connections of the public port closed as they were accepted (LOAD_SHED_MAX_CONNECTIONS). */
+  connectionsRefused?: () => number;
   maxPartnerLabels: number;
-}
-
-/** A gauge whose value comes from the scrape-time database reading. */
-function fromReading<L extends string>(
-  registry: Registry,
-  readings: DatabaseReadings,
-  config: { name: string; help: string; labelNames?: L[] },
-  fill: (gauge: Gauge<L>, reading: DatabaseReading) => void,
-): Gauge<L> {
-  return new Gauge<L>({
-    ...config,
-    labelNames: config.labelNames ?? [],
-    registers: [registry],
-    async collect() {
-      const reading = await readings.get();
-      // A failed reading leaves nothing rather than stale values: absent series alert on their own.
-      this.reset();
-      if (reading) fill(this, reading);
-    },
-  });
 }
 
 export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
@@ -107,6 +92,17 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
     labelNames: ['limit'] as const,
     registers,
   });
+  const rateLimitUnavailable = new Counter({
+    name: 'mrs_rate_limit_unavailable_total',
+    help: 'Requests let through without counting because the rate-limit counters (Redis) were away, by limit.',
+    labelNames: ['limit'] as const,
+    registers,
+  });
+  const rateLimitStoreUp = new Gauge({
+    name: 'mrs_rate_limit_store_up',
+    help: 'With REDIS_URL: 1 while the rate-limit counters in Redis answer, 0 while they are skipped (limits fail open).',
+    registers,
+  });
   const authRefusals = new Counter({
     name: 'mrs_auth_refusals_total',
     help: 'Requests refused for missing or wrong credentials (401), by scope (partner, admin, user, metrics).',
@@ -119,6 +115,30 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
     labelNames: ['partner'] as const,
     registers,
   });
+
+  // Log lines standard output could not take in time (src/logging/log-output.ts).
+  new Counter({
+    name: 'mrs_log_lines_dropped_total',
+    help: 'Log lines dropped because standard output was slower than the process wrote (LOG_BUFFER_MAX_BYTES).',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(droppedLogLines());
+    },
+  });
+
+  const { connectionsRefused } = sources;
+  if (connectionsRefused) {
+    new Counter({
+      name: 'mrs_http_connections_refused_total',
+      help: 'Connections closed as they were accepted: more than LOAD_SHED_MAX_CONNECTIONS were open.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(connectionsRefused());
+      },
+    });
+  }
 
   // The batching queues (src/db/coalescer.ts).
   const coalescers = sources.coalescers;
@@ -227,105 +247,10 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
   }
 
   // What lives in the database, read at scrape time (database-readings.ts).
-  const { readings } = sources;
-  new Gauge({
-    name: 'mrs_metrics_database_reading_success',
-    help: '1 when the last scrape-time database reading succeeded within its timeout, else 0.',
-    registers,
-    async collect() {
-      await readings.get();
-      this.set(readings.lastOutcome.ok ? 1 : 0);
-    },
-  });
-  fromReading(
-    registry,
-    readings,
-    { name: 'mrs_claims', help: 'Claims by status (all time).', labelNames: ['status'] },
-    (g, r) => {
-      for (const status of ['RESERVED', 'REQUESTED', 'SUCCEEDED', 'FAILED', 'REJECTED'])
-        g.set({ status }, r.claimsByStatus.get(status) ?? 0);
-    },
-  );
-  const perBudget = (name: string, help: string, value: (b: DatabaseReading['budgets'][number]) => number) =>
-    fromReading(registry, readings, { name, help, labelNames: ['budget', 'asset'] }, (g, r) => {
-      for (const b of r.budgets) g.set({ budget: b.budgetId, asset: b.asset }, value(b));
-    });
-  perBudget('mrs_budget_remaining', 'What a budget can still pay, in whole asset units.', (b) => b.remaining);
-  perBudget('mrs_budget_capacity', "A budget's total, in whole asset units.", (b) => b.total);
-  perBudget(
-    'mrs_budget_owed',
-    'Claims of a budget waiting to be paid (REQUESTED or FAILED), in whole asset units.',
-    (b) => b.owed,
-  );
-  fromReading(
-    registry,
-    readings,
-    { name: 'mrs_payout_queue_depth', help: 'REQUESTED claims whose payout is due.' },
-    (g, r) => g.set(r.payoutQueueDepth),
-  );
-  fromReading(
-    registry,
-    readings,
-    {
-      name: 'mrs_payout_oldest_requested_age_seconds',
-      help: 'How long the oldest due REQUESTED claim has waited for its payout.',
-    },
-    (g, r) => g.set(r.oldestRequestedSeconds),
-  );
-  const perWallet = (name: string, help: string, value: (w: DatabaseReading['wallets'][number]) => number) =>
-    fromReading(registry, readings, { name, help, labelNames: ['wallet', 'budget'] }, (g, r) => {
-      for (const w of r.wallets) g.set({ wallet: w.address, budget: w.budgetId }, value(w));
-    });
-  perWallet(
-    'mrs_chain_pending_transactions',
-    'Chain payouts of a reward wallet signed or broadcast and not yet confirmed.',
-    (w) => w.pending,
-  );
-  perWallet(
-    'mrs_chain_oldest_pending_transaction_age_seconds',
-    'Age of the oldest unconfirmed chain payout of a reward wallet (a stuck nonce holds every later one).',
-    (w) => w.oldestPendingSeconds,
-  );
-  perWallet(
-    'mrs_chain_wallet_next_nonce',
-    'The next nonce a reward wallet will sign with.',
-    (w) => w.nextNonce,
-  );
+  registerReadingGauges(registry, sources.readings);
 
   // Chain reads the payout does anyway (src/chain/outbox.ts tells these).
-  const chain: ChainMetrics = {
-    tokenBalance: new Gauge({
-      name: 'mrs_chain_wallet_token_balance',
-      help: "Token balance of a reward wallet at the payout's last read, in whole token units.",
-      labelNames: ['wallet', 'asset'] as const,
-      registers,
-    }),
-    gasBalance: new Gauge({
-      name: 'mrs_chain_wallet_gas_balance',
-      help: "Native (gas) balance of a reward wallet at the payout's last read, in whole native units.",
-      labelNames: ['wallet'] as const,
-      registers,
-    }),
-    confirmationSeconds: new Histogram({
-      name: 'mrs_chain_confirmation_seconds',
-      help: "Time from signing a chain payout to it having the network's confirmations.",
-      labelNames: ['network'] as const,
-      buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
-      registers,
-    }),
-    confirmationLagBlocks: new Gauge({
-      name: 'mrs_chain_confirmation_lag_blocks',
-      help: 'Blocks between the chain head and the oldest broadcast payout still short of its confirmations.',
-      labelNames: ['network'] as const,
-      registers,
-    }),
-    rpcErrors: new Counter({
-      name: 'mrs_chain_rpc_errors_total',
-      help: 'Failed JSON-RPC calls of the chain payout, by network.',
-      labelNames: ['network'] as const,
-      registers,
-    }),
-  };
+  const chain = createChainMetrics(registers);
 
   return {
     registry,
@@ -333,6 +258,8 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
     httpRequests,
     httpDuration,
     rateLimitRefusals,
+    rateLimitUnavailable,
+    rateLimitStoreUp,
     authRefusals,
     completions,
     chain,
@@ -341,36 +268,5 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
     stop: () => {
       for (const stop of stops) stop();
     },
-  };
-}
-
-/** A base-unit amount as a float in whole units (for a gauge; exact enough for alerting). */
-function wholeUnits(baseUnits: bigint, decimals: number): number {
-  const scale = 10n ** BigInt(decimals);
-  return Number(baseUnits / scale) + Number(baseUnits % scale) / Number(scale);
-}
-
-/**
- * What the chain payout reports (src/chain/outbox.ts ChainObserver), as this registry's chain
- * metrics. Balances are the reads the payout makes before signing anyway: never an RPC per scrape.
- */
-export function chainObserverOf(metrics: ServiceMetrics) {
-  const { chain } = metrics;
-  return {
-    balances(
-      wallet: string,
-      gasWei: bigint,
-      token: { symbol: string; decimals: number | null; balance: bigint } | undefined,
-    ) {
-      chain.gasBalance.set({ wallet }, wholeUnits(gasWei, 18));
-      if (token)
-        chain.tokenBalance.set(
-          { wallet, asset: token.symbol },
-          wholeUnits(token.balance, token.decimals ?? 0),
-        );
-    },
-    confirmed: (network: string, seconds: number) => chain.confirmationSeconds.observe({ network }, seconds),
-    lag: (network: string, blocks: number) => chain.confirmationLagBlocks.set({ network }, blocks),
-    rpcError: (network: string) => chain.rpcErrors.inc({ network }),
   };
 }

@@ -3,13 +3,12 @@
 // it before connect committed) nor be seen by connect (it was not committed yet). Left alone its
 // reward would wait for a link that already happened. The reward worker runs this sweep every
 // cycle, over the links of the last hour (a race lasts as long as one transaction).
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
 import { DEFAULT_RESERVATION_TTL_SECONDS, grantDeferredRewards } from '../claims/deferred-rewards.ts';
-import type { DeferredRewardRow } from '../claims/deferred-rewards.ts';
 import { transitionClaims } from '../claims/transitions.ts';
+import { lockReservedClaimsOfLinks, partnersLinkedSince, takeDeferredRewardsOfLinks } from './store.ts';
 
 export const LINK_SWEEP_WINDOW_MS = 60 * 60 * 1000;
 
@@ -18,43 +17,41 @@ export const LINK_SWEEP_WINDOW_MS = 60 * 60 * 1000;
  * of such users, left from before migration 0008); answers how many it handled. SKIP LOCKED: a
  * reward that a connect (or another sweep) is granting at this moment is theirs.
  */
-export async function requestClaimsOfLinkedUsers(
+export async function grantRewardsOfRecentLinks(
   db: Kysely<DB>,
   clock: Clock,
   options: { sinceMs?: number; limit?: number; ttlSeconds?: number } = {},
 ): Promise<number> {
   const now = clock.now();
   const since = new Date(now.getTime() - (options.sinceMs ?? LINK_SWEEP_WINDOW_MS));
-  const limit = options.limit ?? 1000;
-  return db.transaction().execute(async (trx) => {
-    const { rows: deferred } = await sql<DeferredRewardRow>`
-      DELETE FROM deferred_rewards d USING budgets b, user_mappings m
-      WHERE b.id = d.budget_id AND m.partner_id = d.partner_id AND m.partner_uid = d.partner_uid AND d.id IN (
-        SELECT r.id FROM user_mappings m
-        JOIN deferred_rewards r ON r.partner_id = m.partner_id AND r.partner_uid = m.partner_uid
-        WHERE m.created_at >= ${since}
-        ORDER BY r.id
-        LIMIT ${limit}
-        FOR UPDATE OF r SKIP LOCKED)
-      RETURNING d.id, d.kind, d.partner_id, d.partner_uid, d.promotion_id, d.source, d.source_id, d.period_key, d.budget_id,
-                d.amount::text AS amount, d.completed_at, b.asset_id, b.stripes, m.created_at AS linked_at`.execute(
-      trx,
-    );
-    await grantDeferredRewards(trx, deferred, now, options.ttlSeconds ?? DEFAULT_RESERVATION_TTL_SECONDS);
+  let left = options.limit ?? 1000;
+  // Partner by partner: each sweep's row locks stay on one partner's shard, which is what Citus
+  // can lock (docs/scaling.md "On Citus"); on PostgreSQL it is the same work in smaller pieces.
+  const partners = await partnersLinkedSince(db, since);
+  let handled = 0;
+  for (const partnerId of partners) {
+    if (left <= 0) break;
+    const done = await sweepPartner(db, partnerId, since, now, left, options.ttlSeconds);
+    handled += done;
+    left -= done;
+  }
+  return handled;
+}
 
-    const due = await trx
-      .selectFrom('claims as c')
-      .innerJoin('user_mappings as m', (join) =>
-        join.onRef('m.partner_id', '=', 'c.partner_id').onRef('m.partner_uid', '=', 'c.partner_uid'),
-      )
-      .select('c.id')
-      .where('c.status', '=', 'RESERVED')
-      .where('m.created_at', '>=', since)
-      .orderBy('c.id')
-      .limit(limit)
-      .forUpdate('c')
-      .skipLocked()
-      .execute();
+/** grantRewardsOfRecentLinks for the users of one partner, at most `limit` of each kind. */
+async function sweepPartner(
+  db: Kysely<DB>,
+  partnerId: string,
+  since: Date,
+  now: Date,
+  limit: number,
+  ttlSeconds: number | undefined,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const deferred = await takeDeferredRewardsOfLinks(trx, partnerId, since, limit);
+    await grantDeferredRewards(trx, deferred, now, ttlSeconds ?? DEFAULT_RESERVATION_TTL_SECONDS);
+
+    const due = await lockReservedClaimsOfLinks(trx, partnerId, since, limit);
     await transitionClaims(
       trx,
       { ids: due.map((c) => c.id) },
@@ -64,7 +61,9 @@ export async function requestClaimsOfLinkedUsers(
         why: 'user linked',
         at: now,
         nextAttemptAt: now,
-        account: 'FROM_LINK',
+        // Each claim's account from the link read with its lock (an update of claims may not join
+        // the mappings on Citus).
+        account: new Map(due.map((c) => [c.id, c.account_id])),
       },
     );
     return deferred.length + due.length;

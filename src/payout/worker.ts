@@ -1,22 +1,24 @@
 // The payout worker: REQUESTED claims are paid through a provider (ledger.ts). It takes claims with
 // FOR UPDATE SKIP LOCKED, so any number of workers never pay one claim twice, and pays inside the
 // same transaction that marks the claim SUCCEEDED, so a crash at any instant did both or neither.
-import { sql } from 'kysely';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { ClaimsTable, DB } from '../db/schema.ts';
 import { traceHooks } from '../telemetry/hooks.ts';
 import type { Clock } from '../domain/clock.ts';
-import { MAX_PAYOUT_ATTEMPTS } from '../domain/claims.ts';
 import { transitionClaims } from '../claims/transitions.ts';
 import { markClaimFailed, markClaimsSucceeded } from '../claims/payout-outcomes.ts';
 import { ledgerProvider } from './ledger.ts';
 import type { PayableClaim, PayoutProvider } from './ledger.ts';
-import { runUpkeep } from './upkeep.ts';
+import { runPeriodicTasks } from './periodic-tasks.ts';
+import { failedClaimDueForRetry, lockDueRequestedClaims } from './store.ts';
 
 /** Moves FAILED claims whose backoff has passed back to REQUESTED (bounded by MAX_PAYOUT_ATTEMPTS). */
 async function requeueFailed(db: Kysely<DB>, now: Date): Promise<void> {
-  const due = sql<boolean>`c.attempts < ${MAX_PAYOUT_ATTEMPTS}::int AND c.next_attempt_at <= ${now}::timestamptz`;
-  await transitionClaims(db, { where: due }, { from: 'FAILED', to: 'REQUESTED', why: 'retry', at: now });
+  await transitionClaims(
+    db,
+    { where: failedClaimDueForRetry(now) },
+    { from: 'FAILED', to: 'REQUESTED', why: 'retry', at: now },
+  );
 }
 
 type PayableRow = Selectable<ClaimsTable>;
@@ -34,18 +36,7 @@ export async function runPayoutBatch(
   const now = clock.now();
   await requeueFailed(db, now);
   return db.transaction().execute(async (trx) => {
-    const claims = await trx
-      .selectFrom('claims')
-      .select(['id', 'budget_id', 'asset_id', 'account_id', 'amount', 'attempts', 'trace_context'])
-      .where('status', '=', 'REQUESTED')
-      .where('next_attempt_at', '<=', now)
-      // [chain payout] claims of an asset on a chain are paid by the chain outbox (options.chain), not here.
-      .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM chain_assets ca WHERE ca.asset_id = claims.asset_id)`)
-      .orderBy('next_attempt_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
+    const claims = await lockDueRequestedClaims(trx, now, limit);
     if (claims.length === 0) return 0;
     // Traced (when tracing is on) from here: the span links to the request that created each claim.
     // Idle polls, which find nothing, make no span.
@@ -60,7 +51,9 @@ export async function runPayoutBatch(
 /** Pays the locked claims of one batch through the provider, in the batch's transaction. */
 async function payClaims(
   trx: Transaction<DB>,
-  claims: Array<Pick<PayableRow, 'id' | 'budget_id' | 'asset_id' | 'account_id' | 'amount' | 'attempts'>>,
+  claims: Array<
+    Pick<PayableRow, 'id' | 'partner_id' | 'budget_id' | 'asset_id' | 'account_id' | 'amount' | 'attempts'>
+  >,
   provider: PayoutProvider,
   now: Date,
 ): Promise<number> {
@@ -73,6 +66,7 @@ async function payClaims(
     else
       payable.push({
         id: claim.id,
+        partnerId: claim.partner_id,
         budgetId: claim.budget_id,
         assetId: claim.asset_id,
         accountId: claim.account_id,
@@ -98,8 +92,8 @@ async function payClaims(
 
 /**
  * Runs payout batches until stopped: back to back while there is work, else every `idleMs`. The
- * upkeep (link sweep, due draws, reservation expiry) runs before a batch at most once per `idleMs`,
- * so a backlog of payouts is not slowed by it, and an idle worker still does it every `idleMs`.
+ * periodic tasks (link sweep, due draws, reservation expiry) run before a batch at most once per `idleMs`,
+ * so a backlog of payouts is not slowed by them, and an idle worker still runs them every `idleMs`.
  */
 export function startPayoutWorker(
   db: Kysely<DB>,
@@ -136,7 +130,7 @@ export function startPayoutWorker(
       };
       if (performance.now() - upkeepAt >= idleMs) {
         upkeepAt = performance.now();
-        await runUpkeep(db, clock, task, options.reservationTtlSeconds);
+        await runPeriodicTasks(db, clock, task, options.reservationTtlSeconds);
       }
       const started = performance.now();
       await task(async () => {

@@ -2,7 +2,7 @@
 // completions in memory and flushes the counts at most every few seconds in one statement, which
 // also compares each partner's current window with its baseline and records an alarm at most once
 // per window across all processes. No round trip is added to any request.
-import { sql } from 'kysely';
+import { completionAlarmRows, countAndCompare } from './completion-rate-store.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -91,31 +91,16 @@ export async function flushCompletionCounts(
   const baselineWindows = options.baselineWindows ?? DEFAULT_BASELINE_WINDOWS;
   const baselineFrom = new Date(windowStart.getTime() - baselineWindows * windowMs);
   const partners = [...counts.keys()].sort();
-  const { rows } = await sql<{ partner_id: string; rate: string; baseline: string }>`
-    WITH input AS (
-      SELECT * FROM unnest(${partners}::text[], ${partners.map((p) => counts.get(p) ?? 0)}::int8[]) AS i(partner_id, n)
-    ), counted AS (
-      INSERT INTO completion_rates (partner_id, window_start, completions)
-      SELECT partner_id, ${windowStart}::timestamptz, n FROM input
-      ORDER BY partner_id
-      ON CONFLICT (partner_id, window_start) DO UPDATE SET completions = completion_rates.completions + excluded.completions
-      RETURNING partner_id, completions
-    ), compared AS (
-      SELECT c.partner_id, c.completions AS rate,
-             (SELECT coalesce(sum(r.completions), 0) FROM completion_rates r
-              WHERE r.partner_id = c.partner_id AND r.window_start >= ${baselineFrom}::timestamptz AND r.window_start < ${windowStart}::timestamptz
-             )::numeric / ${baselineWindows}::numeric AS baseline
-      FROM counted c
-    )
-    INSERT INTO completion_alarms (partner_id, alarms, last_window, last_rate, last_baseline, last_at)
-    SELECT partner_id, 1, ${windowStart}::timestamptz, rate, baseline, ${now}::timestamptz FROM compared
-    WHERE rate >= ${options.minCompletions}::int8 AND rate > baseline * ${options.multiple}::numeric
-    ORDER BY partner_id
-    ON CONFLICT (partner_id) DO UPDATE
-      SET alarms = completion_alarms.alarms + 1, last_window = excluded.last_window, last_rate = excluded.last_rate,
-          last_baseline = excluded.last_baseline, last_at = excluded.last_at
-      WHERE completion_alarms.last_window < excluded.last_window
-    RETURNING partner_id, last_rate::text AS rate, last_baseline::text AS baseline`.execute(db);
+  const rows = await countAndCompare(db, {
+    partners,
+    counts: partners.map((p) => counts.get(p) ?? 0),
+    now,
+    windowStart,
+    baselineFrom,
+    baselineWindows,
+    minCompletions: options.minCompletions,
+    multiple: options.multiple,
+  });
   return rows.map((r) => ({
     partnerId: r.partner_id,
     rate: Number(r.rate),
@@ -132,11 +117,7 @@ export async function flushCompletionCounts(
 export async function completionAlarmTotals(
   db: Kysely<DB>,
 ): Promise<Array<{ partnerId: string; alarms: number; lastWindow: string }>> {
-  const rows = await db
-    .selectFrom('completion_alarms')
-    .select(['partner_id', 'alarms', 'last_window'])
-    .orderBy('partner_id')
-    .execute();
+  const rows = await completionAlarmRows(db);
   return rows.map((r) => ({
     partnerId: r.partner_id,
     alarms: Number(r.alarms),

@@ -3,10 +3,10 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import type { DB, PromotionStatus, RecurrenceType } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
-import { webhookOutboxCte } from '../webhooks/outbox.ts';
+import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { answeredClaimsInsert, claimsOfBatch, takenClaims } from '../idempotency/claim-in-statement.ts';
 import type { AnsweredClaim } from '../idempotency/claim-in-statement.ts';
-import { missionCompletedEvents } from '../webhooks/events.ts';
+import { missionCompletedEvents } from '../webhooks/store/events.ts';
 
 export interface MissionForAchieve {
   missionId: string;

@@ -10,7 +10,6 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns';
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import type { DB } from '../db/schema.ts';
@@ -18,7 +17,10 @@ import type { Clock } from '../domain/clock.ts';
 import { groupBy } from '../domain/group-by.ts';
 import { isPublicAddress } from './addresses.ts';
 import type { AddressRules } from './addresses.ts';
-import './tables.ts';
+import { leaseDueMessages, recordAttempts } from './store/delivery.ts';
+import type { Attempt, Leased, Outcome } from './store/delivery.ts';
+
+export { leaseDueMessages } from './store/delivery.ts';
 
 /** Pause after the n-th failed attempt (1-based); past the last, the message is FAILED. Sum: ~3.2 days. */
 export const RETRY_DELAYS_MS = [
@@ -51,23 +53,6 @@ export interface DeliveryOptions extends AddressRules {
    */
   roundMs?: number;
   random?: () => number;
-}
-
-interface Leased {
-  id: string;
-  endpoint_id: string;
-  payload: unknown;
-  attempts: number;
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-}
-
-interface Outcome {
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
 }
 
 /** Resolves like the system does, then refuses any non-public address: checked for the address actually connected to. */
@@ -156,32 +141,6 @@ function signatures(message: Leased, body: string, sentAt: Date, now: Date): str
   )
     secrets.push(message.previous_secret);
   return secrets.map((secret) => new Webhook(secret).sign(message.id, sentAt, body)).join(' ');
-}
-
-/**
- * The statement that leases a round's messages: up to `batchSize` due ones, earliest due first,
- * then event order, pushed to `lease` so no other worker takes them meanwhile. The index
- * `webhook_messages_due_order` (migration 0015) has exactly this order, so a round reads its own
- * messages and not the whole backlog (ordering by the due time alone sorted every message due at the
- * same instant on each round: a backlog drained in time growing with its square).
- */
-export function leaseDueMessages(now: Date, lease: Date, batchSize: number) {
-  return sql<Leased>`
-    WITH due AS (
-      SELECT m.id FROM webhook_messages m
-      JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
-      WHERE m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
-      ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
-      LIMIT ${batchSize}
-      FOR UPDATE OF m SKIP LOCKED
-    ), leased AS (
-      UPDATE webhook_messages m SET next_attempt_at = ${lease}::timestamptz
-      FROM due WHERE m.id = due.id
-      RETURNING m.id, m.endpoint_id, m.payload, m.attempts, m.created_at, m.rank, m.seq
-    )
-    SELECT l.id, l.endpoint_id, l.payload, l.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
-    FROM leased l JOIN webhook_endpoints e ON e.id = l.endpoint_id
-    ORDER BY l.created_at, l.rank, l.seq`;
 }
 
 /**
@@ -278,52 +237,6 @@ async function sendInOrder(
   });
   if (failure !== undefined) throw failure.error;
   return unsent;
-}
-
-/** One delivery attempt and the state it moves its message to. */
-interface Attempt {
-  id: string;
-  at: Date;
-  outcome: Outcome;
-  status: 'DELIVERED' | 'FAILED' | 'PENDING';
-  attempts: number;
-  error: string | null;
-  nextAttemptAt: Date;
-  deliveredAt: Date | null;
-}
-
-/**
- * The round's attempts and their messages' new states in ONE statement (not one per message), and
- * the messages it did not send due again at `now`: a crash before it leaves the round's messages
- * PENDING under their lease, so they are sent again when it runs out, as after a crash during a
- * POST (at least once).
- */
-async function recordAttempts(
-  db: Kysely<DB>,
-  attempts: Attempt[],
-  unsent: string[],
-  now: Date,
-): Promise<void> {
-  if (attempts.length === 0 && unsent.length === 0) return;
-  const column = <T>(pick: (a: Attempt) => T) => attempts.map(pick);
-  await sql`
-    WITH t AS (
-      SELECT * FROM unnest(${column((a) => a.id)}::text[], ${column((a) => a.at)}::timestamptz[],
-                           ${column((a) => a.outcome.statusCode)}::int[], ${column((a) => a.outcome.error)}::text[],
-                           ${column((a) => a.outcome.durationMs)}::int[], ${column((a) => a.status)}::text[],
-                           ${column((a) => a.attempts)}::int[], ${column((a) => a.error)}::text[],
-                           ${column((a) => a.nextAttemptAt)}::timestamptz[], ${column((a) => a.deliveredAt)}::timestamptz[])
-             WITH ORDINALITY AS t(id, at, code, outcome_error, duration, status, attempts, error, next_at, delivered_at, n)
-    ), attempt AS (
-      INSERT INTO webhook_attempts (message_id, attempted_at, status_code, error, duration_ms)
-      SELECT id, at, code, outcome_error, duration FROM t ORDER BY n
-    ), released AS (
-      UPDATE webhook_messages m SET next_attempt_at = ${now}::timestamptz
-      WHERE m.id = ANY (${unsent}::text[]) AND m.status = 'PENDING'
-    )
-    UPDATE webhook_messages m SET status = t.status, attempts = t.attempts, last_error = t.error,
-           next_attempt_at = t.next_at, delivered_at = t.delivered_at
-    FROM t WHERE m.id = t.id AND m.status = 'PENDING'`.execute(db);
 }
 
 async function deliver(clock: Clock, message: Leased, options: DeliveryOptions): Promise<Attempt> {

@@ -1,8 +1,6 @@
 // SQL of webhooks: endpoints, the outbox's messages and their attempts, as the operator sees them.
 import type { Kysely, Selectable } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import './tables.ts';
-import type { WebhookMessageStatus } from './tables.ts';
+import type { DB, WebhookMessageStatus } from '../db/schema.ts';
 
 export type EndpointRow = Selectable<DB['webhook_endpoints']>;
 

@@ -8,7 +8,6 @@ import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startDevChain } from '../../src/chain/dev-chain.ts';
 import type { DevChain } from '../../src/chain/dev-chain.ts';
-import { chainDb } from '../../src/chain/schema.ts';
 import { createChainAsset, createNetwork, createRewardWallet } from '../../src/chain/service.ts';
 import { createAccount } from '../harness.ts';
 import type { TestContext } from '../harness.ts';
@@ -19,7 +18,7 @@ export const CHAIN_CACHE_DIR = path.join(tmpdir(), 'mrs-chain-test-cache');
 export const TEST_KEK = randomBytes(32);
 
 export async function startTestChain(
-  options: { blockIntervalMs?: number } = {},
+  options: { blockIntervalMs?: number; hardfork?: 'london' | 'shanghai' | 'cancun' } = {},
 ): Promise<DevChain & { cleanup(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mrs-chain-'));
   // A loaded CI machine (two test files and their databases on two cores) can take a while to start it.
@@ -96,7 +95,7 @@ export async function userWithWallet(
 ): Promise<{ accountId: string; address: Address }> {
   const accountId = await createAccount(ctx);
   const address = privateKeyToAccount(generatePrivateKey()).address;
-  await chainDb(ctx.database.db)
+  await ctx.database.db
     .insertInto('user_wallets')
     .values({
       account_id: accountId,

@@ -5,7 +5,6 @@ import { openPostgres } from '../../src/db/connection.ts';
 import { systemClock } from '../../src/domain/clock.ts';
 import { createChainPayout } from '../../src/chain/outbox.ts';
 import type { ChainClaim, PayoutStep } from '../../src/chain/outbox.ts';
-import { chainDb } from '../../src/chain/schema.ts';
 
 const database = openPostgres(process.env.DATABASE_URL as string, 4);
 const claims = JSON.parse(process.env.CHAIN_CLAIMS as string) as ChainClaim[];
@@ -28,7 +27,7 @@ const ids = claims.map((c) => c.claimId);
 for (;;) {
   await payout.payClaims(claims);
   await payout.runCycle();
-  const confirmed = await chainDb(database.db)
+  const confirmed = await database.db
     .selectFrom('chain_payouts')
     .select('claim_id')
     .where('claim_id', 'in', ids)

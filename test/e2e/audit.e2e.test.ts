@@ -4,13 +4,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ADMIN_TOKEN, startTestApp } from '../harness.ts';
 import type { TestContext } from '../harness.ts';
 import { CHROMIUM, freePort, hasChromium, launchChromium } from './browser.ts';
 import { buildWeb } from './web-build.ts';
 import { accessibilityViolations, layoutProblems } from './console-checks.ts';
+import { describeUnless, needsChromium } from '../requirements.ts';
 
 const runBrowser = hasChromium || process.env.REQUIRE_BROWSER === '1';
 if (!runBrowser) console.warn(`audit e2e tests SKIPPED: no Chromium at ${CHROMIUM}`);
@@ -22,7 +23,7 @@ let appUrl: string;
 let partnerId: string;
 let partnerEntityType: string;
 
-describe.skipIf(!runBrowser)('the audit log page', () => {
+describeUnless(needsChromium())('the audit log page', () => {
   beforeAll(async () => {
     distDir = mkdtempSync(path.join(tmpdir(), 'mrs-audit-e2e-'));
     await buildWeb(distDir);

@@ -3,64 +3,38 @@
 // with the page's EIP-1193 wallet (a test key held by the test, exposed to the page as a provider);
 // the partner reports a completion; the claim shows its transaction hash, linked to the explorer,
 // and the user's balance on chain is the reward.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { Address, Hex } from 'viem';
 import { hexToString } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClaimChainPayout } from '../../src/chain/claim-payout.ts';
-import { chainDb } from '../../src/chain/schema.ts';
 import { SESSION_COOKIE } from '../../src/http/session.ts';
-import {
-  ADMIN_TOKEN,
-  createAccount,
-  partnerCall,
-  sessionCookie,
-  setupMission,
-  startTestApp,
-} from '../harness.ts';
+import { ADMIN_TOKEN, createAccount, partnerCall, sessionCookie, setupMission } from '../harness.ts';
 import type { TestContext } from '../harness.ts';
-import { balanceOf, chainBudget, startTestChain, TEST_KEK } from '../chain/chain-fixture.ts';
-import { CHROMIUM, freePort, hasChromium, launchChromium } from './browser.ts';
-import { buildWeb } from './web-build.ts';
+import { balanceOf, chainBudget, TEST_KEK } from '../chain/chain-fixture.ts';
+import { CHROMIUM, hasChromium } from './browser.ts';
+import { startBrowserAppWithChain } from './browser-app.ts';
+import type { BrowserApp, TestChain } from './browser-app.ts';
+import { describeUnless, needsChromium } from '../requirements.ts';
 
 const runBrowser = hasChromium || process.env.REQUIRE_BROWSER === '1';
 if (!runBrowser) console.warn(`chain e2e test SKIPPED: no Chromium at ${CHROMIUM}`);
 
 let ctx: TestContext;
-let chain: Awaited<ReturnType<typeof startTestChain>>;
+let chain: TestChain;
 let browser: Browser;
-let distDir: string;
+let app: BrowserApp & { chain: TestChain };
 let appUrl: string;
 
-describe.skipIf(!runBrowser)('the chain journey in a real browser', () => {
+describeUnless(needsChromium())('the chain journey in a real browser', () => {
   beforeAll(async () => {
-    distDir = mkdtempSync(path.join(tmpdir(), 'mrs-chain-e2e-'));
-    const appPort = await freePort();
-    appUrl = `http://127.0.0.1:${appPort}`;
-    // The server looks for the built pages when it starts: build them first (on PostgreSQL the app
-    // starts faster than Vite builds, and would then serve "the web pages are not built").
-    [ctx, chain, browser] = await Promise.all([
-      buildWeb(distDir).then(() =>
-        startTestApp({
-          env: { PUBLIC_BASE_URL: appUrl, WEB_DIST_DIR: distDir, WALLET_KEK: TEST_KEK.toString('hex') },
-          now: new Date().toISOString(),
-        }),
-      ),
-      startTestChain(),
-      launchChromium(),
-    ]);
-    await ctx.app.listen({ port: appPort, host: '127.0.0.1' });
+    app = await startBrowserAppWithChain('chain-e2e');
+    ({ ctx, chain, browser, appUrl } = app);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await chain?.cleanup();
-    if (distDir) rmSync(distDir, { recursive: true, force: true });
+    await app?.close();
   });
 
   it('binds a wallet by signing in the page, and the reward arrives on chain with its hash shown', async () => {
@@ -119,9 +93,12 @@ describe.skipIf(!runBrowser)('the chain journey in a real browser', () => {
     await page.getByText('No wallet yet').waitFor();
     await page.getByRole('button', { name: 'Connect wallet' }).click();
     await expect
-      .poll(async () => (await page.getByTestId('wallet-address').textContent())?.toLowerCase(), {
-        timeout: 15_000,
-      })
+      .poll(
+        async () => (await page.getByTestId('wallet-address').getAttribute('data-value'))?.toLowerCase(),
+        {
+          timeout: 15_000,
+        },
+      )
       .toBe(key.address.toLowerCase());
     expect(await page.getByRole('button', { name: 'Use another wallet' }).count()).toBe(1);
 
@@ -143,7 +120,7 @@ describe.skipIf(!runBrowser)('the chain journey in a real browser', () => {
       )?.status;
     for (let i = 0; i < 20 && (await status()) !== 'SUCCEEDED'; i++) await payout.run();
     expect(await status()).toBe('SUCCEEDED');
-    const mined = await chainDb(ctx.database.db)
+    const mined = await ctx.database.db
       .selectFrom('chain_payouts')
       .select('mined_tx_hash')
       .where('account_id', '=', accountId)
@@ -174,13 +151,23 @@ describe.skipIf(!runBrowser)('the chain journey in a real browser', () => {
     await address.waitFor();
     expect((await address.textContent())?.toLowerCase()).toBe(budget.walletAddress.toLowerCase());
     expect(await operator.getByTestId('reward-wallet-warning').count()).toBe(0);
+    // #31 item 11: gas in whole coins of the native currency, never a raw wei number.
+    const gas = await operator.getByText(/in the native coin/).textContent();
+    // The dev faucet gives the wallet about a thousand coins: 1e21 wei if shown raw.
+    const coins = /^(\d{1,3}(?:,\d{3})*)(\.\d+)? in the native coin$/.exec(gas ?? '');
+    expect(coins, String(gas)).not.toBeNull();
+    expect(Number(coins?.[1]?.replaceAll(',', ''))).toBeLessThan(1_000_000);
     await operator.goto(`${appUrl}/console/claims?budgetId=${budget.budgetId}`);
     await operator.getByTestId('claim-tx').waitFor();
     expect(await operator.getByTestId('claim-tx').getByRole('link').getAttribute('href')).toBe(
       `https://explorer.test/tx/${mined.mined_tx_hash}`,
     );
     await operator.goto(`${appUrl}/console/chain`);
-    await operator.getByRole('cell', { name: /Dev chain/ }).waitFor();
+    // The networks table (the payouts list above it names the network on every row too).
+    await operator
+      .getByRole('table', { name: 'Chain networks' })
+      .getByRole('cell', { name: /Dev chain/ })
+      .waitFor();
     await operator.getByRole('button', { name: 'Reconcile now' }).click();
     await operator.getByTestId('reconcile-differences').first().waitFor();
     expect(await operator.getByTestId('reconcile-differences').allTextContents()).toContain('none');

@@ -1,14 +1,13 @@
 // The Content-Security-Policy does not break Swagger UI: /docs renders its operations in headless
 // Chromium and the browser reports no CSP violation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestApp } from '../harness.ts';
 import type { TestContext } from '../harness.ts';
-import { freePort, hasChromium, launchChromium } from './browser.ts';
+import { freePort, launchChromium } from './browser.ts';
+import { describeUnless, needsChromium } from '../requirements.ts';
 
-const runBrowser = hasChromium || process.env.REQUIRE_BROWSER === '1';
-
-describe.skipIf(!runBrowser)('/docs under the CSP', () => {
+describeUnless(needsChromium())('/docs under the CSP', () => {
   let ctx: TestContext;
   let browser: Browser;
   let base: string;

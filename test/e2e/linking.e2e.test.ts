@@ -4,12 +4,13 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestApp } from '../harness.ts';
 import type { TestContext } from '../harness.ts';
 import { createLinkingPartner } from '../login-helpers.ts';
-import { freePort, hasChromium, launchChromium } from './browser.ts';
+import { freePort, launchChromium } from './browser.ts';
+import { describeUnless, needsChromium } from '../requirements.ts';
 
 let ctx: TestContext;
 let partnerSite: Server;
@@ -61,7 +62,7 @@ function startPartnerSite(partner: { partnerId: string; apiKey: string }, port: 
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
-describe.skipIf(!hasChromium && process.env.REQUIRE_BROWSER !== '1')('linking in a real browser', () => {
+describeUnless(needsChromium())('linking in a real browser', () => {
   beforeAll(async () => {
     const appPort = await freePort();
     const partnerPort = await freePort();

@@ -5,17 +5,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN_TOKEN, partnerCall, setupMission, startTestApp } from '../harness.ts';
 import type { MissionSetup, TestContext } from '../harness.ts';
 import { linkUsers } from '../link-users.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { runWebhookBatch } from '../../src/webhooks/delivery.ts';
-import { freePort, hasChromium, launchChromium } from './browser.ts';
+import { freePort, launchChromium } from './browser.ts';
 import { buildWeb } from './web-build.ts';
-
-const runBrowser = hasChromium || process.env.REQUIRE_BROWSER === '1';
+import { describeUnless, needsChromium } from '../requirements.ts';
 
 const PRODUCTION = {
   NODE_ENV: 'production',
@@ -54,7 +53,7 @@ async function signInToConsole(page: Page, base: string): Promise<void> {
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
 }
 
-describe.skipIf(!runBrowser)('the partner platform in the browser', () => {
+describeUnless(needsChromium())('the partner platform in the browser', () => {
   let distDir: string;
   let browser: Browser;
   let preview: Deployment;

@@ -1,7 +1,7 @@
 // The partner client: the four operations of the specification, typed from the service's OpenAPI
 // document (schema.ts) and called through openapi-fetch, with retries and idempotency keys.
 import createClient from 'openapi-fetch';
-import { PartnerApiError, PartnerConnectionError } from './errors.js';
+import { isReplayed, PartnerApiError, PartnerConnectionError } from './errors.js';
 import { retryingFetch, retryPolicy } from './retry.js';
 import type { RetryOptions } from './retry.js';
 import type { paths } from './schema.js';
@@ -40,6 +40,17 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** The outcome of a POST call that succeeded. */
+export interface CallResult {
+  /**
+   * True when the answer is the stored one of an earlier request with the same Idempotency-Key
+   * (header `Idempotent-Replayed`): that earlier request did the work, this one changed nothing.
+   */
+  replayed: boolean;
+  /** The service's `x-request-id` of the answer. */
+  requestId: string | undefined;
+}
+
 /** What the browser brought back to your redirect URL after the login. */
 export type LinkCallback = { ok: true; token: string } | { ok: false; error: string };
 
@@ -47,11 +58,11 @@ export interface PartnerClient {
   /** The address to send the user's browser to (a navigation, not a server call): it starts the login. */
   authUrl(parameters: { redirectUrl: string; browserType?: BrowserType }): string;
   /** Finalises the link with the mapping token the browser brought back (POST /v1/mission-users/connect). */
-  connect(request: ConnectRequest, options?: CallOptions): Promise<void>;
+  connect(request: ConnectRequest, options?: CallOptions): Promise<CallResult>;
   /** Whether the partner user is linked to a platform account (GET /v1/mission-users). */
   isLinked(partnerUid: string, options?: Pick<CallOptions, 'signal'>): Promise<boolean>;
   /** Stores the user's progress on a mission, or its completion (POST /v1/achieve, an upsert). */
-  achieve(request: AchieveRequest, options?: CallOptions): Promise<void>;
+  achieve(request: AchieveRequest, options?: CallOptions): Promise<CallResult>;
 }
 
 /** A client for one partner's credentials on one environment of the service. */
@@ -94,7 +105,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     },
 
     async connect(request, callOptions) {
-      await call(() =>
+      const { response } = await call(() =>
         api.POST('/v1/mission-users/connect', {
           body: request,
           headers: idempotency(callOptions),
@@ -102,6 +113,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
           ...(callOptions?.signal && { signal: callOptions.signal }),
         }),
       );
+      return resultOf(response);
     },
 
     async isLinked(partnerUid, callOptions) {
@@ -116,7 +128,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     },
 
     async achieve(request, callOptions) {
-      await call(() =>
+      const { response } = await call(() =>
         api.POST('/v1/achieve', {
           body: request,
           headers: idempotency(callOptions),
@@ -124,8 +136,13 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
           ...(callOptions?.signal && { signal: callOptions.signal }),
         }),
       );
+      return resultOf(response);
     },
   };
+}
+
+function resultOf(response: Response): CallResult {
+  return { replayed: isReplayed(response), requestId: response.headers.get('x-request-id') ?? undefined };
 }
 
 /**

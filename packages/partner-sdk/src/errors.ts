@@ -71,6 +71,15 @@ export class PartnerApiError extends Error {
   readonly requestId: string | undefined;
   /** The parsed error body (it may carry more fields than code, name and message). */
   readonly body: unknown;
+  /**
+   * Seconds the service asked to wait before calling again (its `Retry-After`, on 429, 503 and a 409
+   * of an idempotency key in use); undefined when it did not say. The SDK has already waited and
+   * retried within `maxElapsedMs`: this is what was left when it stopped (see the README on the
+   * 60 s rate windows).
+   */
+  readonly retryAfter: number | undefined;
+  /** True when this is the stored answer of an earlier request with the same Idempotency-Key. */
+  readonly replayed: boolean;
 
   constructor(init: {
     status: number;
@@ -79,6 +88,8 @@ export class PartnerApiError extends Error {
     message: string;
     requestId?: string | undefined;
     body?: unknown;
+    retryAfter?: number | undefined;
+    replayed?: boolean;
   }) {
     super(init.message);
     this.name = init.name;
@@ -86,13 +97,24 @@ export class PartnerApiError extends Error {
     this.code = init.code;
     this.requestId = init.requestId;
     this.body = init.body;
+    this.retryAfter = init.retryAfter;
+    this.replayed = init.replayed ?? false;
   }
 
   /** The error for a failed response whose body (parsed JSON, or undefined) has been read. */
   static fromResponse(response: Response, body: unknown): PartnerApiError {
     const requestId = response.headers.get('x-request-id') ?? undefined;
+    const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
+    const replayed = isReplayed(response);
     if (isErrorBody(body))
-      return new PartnerApiError({ status: response.status, ...pick(body), requestId, body });
+      return new PartnerApiError({
+        status: response.status,
+        ...pick(body),
+        requestId,
+        body,
+        retryAfter,
+        replayed,
+      });
     return new PartnerApiError({
       status: response.status,
       code: 0,
@@ -100,16 +122,63 @@ export class PartnerApiError extends Error {
       message: `the service answered ${response.status} without an error body`,
       requestId,
       body,
+      retryAfter,
+      replayed,
     });
   }
 }
 
-/** No answer came (connection refused, reset or dropped; name resolution), after every retry. */
+/**
+ * No answer came (connection refused, reset or dropped; name resolution), after every retry within
+ * `maxElapsedMs`. `cause` is the underlying error (its `code`, e.g. ECONNREFUSED, is also `code`).
+ */
 export class PartnerConnectionError extends Error {
   override name = 'PartnerConnectionError' as const;
-  constructor(message: string, options: { cause: unknown }) {
-    super(message, options);
+  /** Attempts made, the first included. */
+  readonly attempts: number;
+  /** The system error code of the last attempt, e.g. `ECONNREFUSED`, `ECONNRESET`, `ENOTFOUND`. */
+  readonly code: string | undefined;
+  constructor(message: string, options: { cause: unknown; attempts?: number }) {
+    super(message, { cause: options.cause });
+    this.attempts = options.attempts ?? 1;
+    this.code = errorCode(options.cause);
   }
+}
+
+/** The caller's signal aborted the call (during an attempt or a wait between two); `cause` is its reason. */
+export class PartnerAbortError extends Error {
+  // The name fetch's own abort has, so code that checks `error.name === 'AbortError'` keeps working.
+  override name = 'AbortError' as const;
+  /** Attempts started before the abort, the first included. */
+  readonly attempts: number;
+  constructor(message: string, options: { cause: unknown; attempts: number }) {
+    super(message, { cause: options.cause });
+    this.attempts = options.attempts;
+  }
+}
+
+/** The Retry-After header in whole seconds (delta-seconds or an HTTP date); undefined when absent or bad. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** The answer is the stored one of an earlier request with the same Idempotency-Key. */
+export function isReplayed(response: Response): boolean {
+  return response.headers.get('idempotent-replayed')?.trim().toLowerCase() === 'true';
+}
+
+/** The system error code of a network failure (fetch puts it on its TypeError's cause). */
+function errorCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 function isErrorBody(body: unknown): body is ErrorBody {

@@ -5,12 +5,13 @@ export type {
   AuthUrlParameters,
   BrowserType,
   CallOptions,
+  CallResult,
   ConnectRequest,
   LinkCallback,
   PartnerClient,
   PartnerClientOptions,
 } from './client.js';
-export { PARTNER_ERROR_NAMES, PartnerApiError, PartnerConnectionError } from './errors.js';
+export { PARTNER_ERROR_NAMES, PartnerAbortError, PartnerApiError, PartnerConnectionError } from './errors.js';
 export type { ErrorBody, KnownPartnerErrorName, PartnerErrorName } from './errors.js';
 export { DEFAULT_RETRY } from './retry.js';
 export type { RetryOptions } from './retry.js';

@@ -1,10 +1,16 @@
 // Retries of one logical call: on a network error, 429 and 503, with exponential backoff and full
-// jitter, honouring Retry-After, within a bounded number of attempts and a bounded total time. The
-// request (and so its Idempotency-Key header) is the same on every attempt.
+// jitter, honouring Retry-After, within a bounded number of answered attempts and a bounded total
+// time. A connection that fails (refused, reset: a service restarting) is retried until that time is
+// up, whatever the number of attempts. The request (and so its Idempotency-Key header) is the same on
+// every attempt.
+import { PartnerAbortError, PartnerConnectionError } from './errors.js';
 
 /** How the client retries. Every field has a default; `retry: false` turns retries off. */
 export interface RetryOptions {
-  /** Attempts in all, the first included (default 4). */
+  /**
+   * Answers worth a retry (429, 503, a 409 of a key in use) taken at most, the first included
+   * (default 4). Attempts that got no answer at all do not count: they are bounded by maxElapsedMs.
+   */
   maxAttempts?: number;
   /** No retry starts later than this many milliseconds after the first attempt (default 30 000). */
   maxElapsedMs?: number;
@@ -67,12 +73,12 @@ function backoffMs(policy: RetryPolicy, attempt: number): number {
   return Math.random() * cap;
 }
 
-function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
+function sleep(ms: number, signal: AbortSignal | null, attempts: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
+    if (signal?.aborted) return reject(aborted(signal, attempts));
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason as Error);
+      reject(aborted(signal as AbortSignal, attempts));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -82,10 +88,18 @@ function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
   });
 }
 
+function aborted(signal: AbortSignal, attempts: number): PartnerAbortError {
+  return new PartnerAbortError(`the call was aborted after ${attempts} attempt(s)`, {
+    cause: signal.reason,
+    attempts,
+  });
+}
+
 /**
  * A fetch that retries `request` under `policy`. It answers the last response (a 429 or 503 that
- * could not be retried any more is answered, not thrown) and throws the last network error.
- * A call aborted by the caller's signal is never retried.
+ * could not be retried any more is answered, not thrown); it throws PartnerConnectionError when no
+ * attempt got an answer within maxElapsedMs, and PartnerAbortError when the caller's signal aborts
+ * (never retried).
  */
 export function retryingFetch(
   policy: RetryPolicy,
@@ -93,25 +107,35 @@ export function retryingFetch(
 ): (request: Request) => Promise<Response> {
   return async (request) => {
     const started = Date.now();
+    let answered = 0;
     for (let attempt = 1; ; attempt++) {
-      const last = attempt >= policy.maxAttempts;
       // A body can be read once: each attempt sends a copy, the original stays for the next.
-      const copy = last ? request : request.clone();
+      const copy = request.clone();
       let delay: number;
       try {
         const response = await fetchImpl(copy);
-        if (last || !isRetried(response)) return response;
+        answered++;
+        if (answered >= policy.maxAttempts || !isRetried(response)) return response;
         const asked = retryAfterMs(response.headers.get('retry-after'));
         // Honour Retry-After, spreading retries over a tenth more so that clients do not return together.
-        delay = asked === undefined ? backoffMs(policy, attempt) : asked + Math.random() * asked * 0.1;
+        delay = asked === undefined ? backoffMs(policy, answered) : asked + Math.random() * asked * 0.1;
         if (Date.now() - started + delay > policy.maxElapsedMs) return response;
         await response.body?.cancel();
       } catch (error) {
-        if (last || request.signal.aborted || !isNetworkError(error)) throw error;
+        if (request.signal.aborted) throw aborted(request.signal, attempt);
+        if (!isNetworkError(error)) throw error;
         delay = backoffMs(policy, attempt);
-        if (Date.now() - started + delay > policy.maxElapsedMs) throw error;
+        const elapsed = Date.now() - started;
+        if (policy.maxAttempts === 1 || elapsed + delay > policy.maxElapsedMs) {
+          const cause = (error as { cause?: unknown }).cause ?? error;
+          const reason = (cause as { code?: unknown }).code ?? (error as Error).message;
+          throw new PartnerConnectionError(
+            `no answer from ${new URL(request.url).origin} after ${attempt} attempt(s) in ${elapsed} ms: ${String(reason)}`,
+            { cause, attempts: attempt },
+          );
+        }
       }
-      await sleep(delay, request.signal);
+      await sleep(delay, request.signal, attempt);
     }
   };
 }

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { component, errorResponses, EXAMPLE, Id } from '../../http/schemas.ts';
-import { listAuditEvents } from '../store.ts';
+import { listAuditEvents } from '../service.ts';
 
 const Action = Type.Union(
   [Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')],
@@ -48,6 +48,7 @@ export const listAuditEventsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/audit-events',
     {
       schema: {
+        operationId: 'listAuditEvents',
         tags: ['admin: audit'],
         security: [{ adminBearer: [] }],
         summary: 'The audit log of operator writes, newest first',

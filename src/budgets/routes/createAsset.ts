@@ -10,7 +10,9 @@ export const createAssetRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/reward-assets',
     {
+      config: { idempotency: 'keyed' },
       schema: {
+        operationId: 'createAsset',
         tags,
         security,
         summary: 'Create a reward asset (a fungible token)',

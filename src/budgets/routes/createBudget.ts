@@ -10,7 +10,9 @@ export const createBudgetRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/budgets',
     {
+      config: { idempotency: 'keyed' },
       schema: {
+        operationId: 'createBudget',
         tags,
         security,
         summary: 'Create a budget; total in whole units of the asset',

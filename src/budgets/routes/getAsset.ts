@@ -10,6 +10,7 @@ export const getAssetRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/reward-assets/:id',
     {
       schema: {
+        operationId: 'getAsset',
         tags,
         security,
         summary: 'A reward asset',

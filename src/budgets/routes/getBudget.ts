@@ -10,6 +10,7 @@ export const getBudgetRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/budgets/:id',
     {
       schema: {
+        operationId: 'getBudget',
         tags,
         security,
         summary: 'A budget: total, remaining, reserved, paid',

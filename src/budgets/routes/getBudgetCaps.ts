@@ -10,6 +10,7 @@ export const getBudgetCapsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/budgets/:id/caps',
     {
       schema: {
+        operationId: 'getBudgetCaps',
         tags,
         security,
         summary: "A budget's caps per account and per partner per day",

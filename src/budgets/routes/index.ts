@@ -10,6 +10,7 @@ import { getBudgetRoute } from './getBudget.ts';
 import { topUpBudgetRoute } from './topUpBudget.ts';
 import { getBudgetCapsRoute } from './getBudgetCaps.ts';
 import { setBudgetCapsRoute } from './setBudgetCaps.ts';
+import { listSharedPayoutAddressesRoute } from './listSharedPayoutAddresses.ts';
 
 /** Registers every asset and budget operation. */
 export const budgetAdminRoutes: FastifyPluginAsync = async (app) => {
@@ -24,6 +25,7 @@ export const budgetAdminRoutes: FastifyPluginAsync = async (app) => {
     topUpBudgetRoute,
     getBudgetCapsRoute,
     setBudgetCapsRoute,
+    listSharedPayoutAddressesRoute,
   ] as FastifyPluginAsync[];
   for (const route of routes) await app.register(route);
 };

@@ -11,6 +11,7 @@ export const listAssetsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/reward-assets',
     {
       schema: {
+        operationId: 'listAssets',
         tags,
         security,
         summary: 'List reward assets',

@@ -11,6 +11,7 @@ export const listBudgetsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/budgets',
     {
       schema: {
+        operationId: 'listBudgets',
         tags,
         security,
         summary: 'List budgets',

@@ -14,6 +14,28 @@ export const AssetType = Type.Union([Type.Literal('FT')], {
   ...component('AssetType'),
   description: 'Kind of asset (spec 2.3): FT, a fungible token',
 });
+export const AssetChain = Type.Union(
+  [
+    Type.Object({
+      networkId: Type.String(),
+      networkName: Type.String(),
+      chainId: Type.Integer(),
+      tokenAddress: Type.Union([Type.String(), Type.Null()], {
+        description: "The token contract (lower case); null when the asset is the network's native coin",
+      }),
+      explorerUrl: Type.Union([Type.String(), Type.Null()], {
+        description:
+          "The token's page on the network's explorer: derived from explorerTxUrl when it ends in /tx/{hash}; null otherwise or for a native coin",
+      }),
+    }),
+    Type.Null(),
+  ],
+  {
+    ...component('AssetChain'),
+    description:
+      'The chain the asset is paid on (added on the chain page: POST /admin/v1/chain-assets); null when it is kept in the ledger only',
+  },
+);
 export const Asset = Type.Object(
   {
     id: Type.String(),
@@ -24,6 +46,7 @@ export const Asset = Type.Object(
       description: 'null until set (1402 NOT_SET_REWARD_ASSET_DECIMALS); fixed once set',
     }),
     createdAt: Type.String(),
+    chain: AssetChain,
   },
   {
     ...component('Asset'),
@@ -36,6 +59,22 @@ export const Asset = Type.Object(
         name: 'Acme points',
         decimals: 2,
         createdAt: EXAMPLE.instant,
+        chain: null,
+      },
+      {
+        id: EXAMPLE.assetId,
+        type: 'FT',
+        symbol: 'USDT',
+        name: 'Tether USD',
+        decimals: 6,
+        createdAt: EXAMPLE.instant,
+        chain: {
+          networkId: EXAMPLE.networkId,
+          networkName: 'Kaia',
+          chainId: 8217,
+          tokenAddress: '0xd077a400968890eacc75cdc901f0356c943e4fdb',
+          explorerUrl: 'https://kaiascan.io/token/0xd077a400968890eacc75cdc901f0356c943e4fdb',
+        },
       },
     ],
   },

@@ -11,6 +11,7 @@ export const setBudgetCapsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/budgets/:id/caps',
     {
       schema: {
+        operationId: 'setBudgetCaps',
         tags,
         security,
         summary:

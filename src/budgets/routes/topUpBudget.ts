@@ -10,7 +10,9 @@ export const topUpBudgetRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/budgets/:id/top-up',
     {
+      config: { idempotency: 'keyed' },
       schema: {
+        operationId: 'topUpBudget',
         tags,
         security,
         summary: 'Add to a budget',

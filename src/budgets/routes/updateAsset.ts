@@ -11,6 +11,7 @@ export const updateAssetRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/reward-assets/:id',
     {
       schema: {
+        operationId: 'updateAsset',
         tags,
         security,
         summary: 'Rename an asset or set its decimals (once)',

@@ -12,7 +12,9 @@ export const createMissionRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/mission-groups/:groupId/missions',
     {
+      config: { idempotency: 'keyed' },
       schema: {
+        operationId: 'createMission',
         tags: mtags,
         security,
         summary: 'Create a mission; its key is unique per partner',

@@ -12,7 +12,9 @@ export const createMissionGroupRoute: FastifyPluginAsyncTypebox = async (app) =>
   app.post(
     '/promotions/:promotionId/mission-groups',
     {
+      config: { idempotency: 'keyed' },
       schema: {
+        operationId: 'createMissionGroup',
         tags: gtags,
         security,
         summary: 'Create a mission group in a promotion',

@@ -12,7 +12,9 @@ export const createPromotionRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/promotions',
     {
+      config: { idempotency: 'keyed' },
       schema: {
+        operationId: 'createPromotion',
         tags: ptags,
         security,
         summary: 'Create a promotion (INACTIVE unless status says otherwise)',

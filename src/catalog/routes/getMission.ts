@@ -11,6 +11,7 @@ export const getMissionRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/missions/:missionId',
     {
       schema: {
+        operationId: 'getMission',
         tags: mtags,
         security,
         summary: 'Get a mission',

@@ -11,6 +11,7 @@ export const getMissionGroupRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/mission-groups/:groupId',
     {
       schema: {
+        operationId: 'getMissionGroup',
         tags: gtags,
         security,
         summary: 'Get a mission group',

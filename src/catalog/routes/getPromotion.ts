@@ -11,6 +11,7 @@ export const getPromotionRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/promotions/:promotionId',
     {
       schema: {
+        operationId: 'getPromotion',
         tags: ptags,
         security,
         summary: 'Get a promotion',

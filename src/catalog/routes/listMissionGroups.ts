@@ -12,6 +12,7 @@ export const listMissionGroupsRoute: FastifyPluginAsyncTypebox = async (app) => 
     '/promotions/:promotionId/mission-groups',
     {
       schema: {
+        operationId: 'listMissionGroups',
         tags: gtags,
         security,
         summary: "List a promotion's mission groups",

@@ -12,6 +12,7 @@ export const listMissionsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/mission-groups/:groupId/missions',
     {
       schema: {
+        operationId: 'listMissions',
         tags: mtags,
         security,
         summary: "List a mission group's missions",

@@ -12,6 +12,7 @@ export const listPromotionsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/promotions',
     {
       schema: {
+        operationId: 'listPromotions',
         tags: ptags,
         security,
         summary: 'List promotions',

@@ -13,6 +13,7 @@ export const updateMissionRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/missions/:missionId',
     {
       schema: {
+        operationId: 'updateMission',
         tags: mtags,
         security,
         summary: 'Change a mission title or target (key and recurrence are fixed)',

@@ -13,6 +13,7 @@ export const updateMissionGroupRoute: FastifyPluginAsyncTypebox = async (app) =>
     '/mission-groups/:groupId',
     {
       schema: {
+        operationId: 'updateMissionGroup',
         tags: gtags,
         security,
         summary: 'Rename a mission group',

@@ -23,6 +23,7 @@ export const updatePromotionRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/promotions/:promotionId',
     {
       schema: {
+        operationId: 'updatePromotion',
         tags: ptags,
         security,
         summary:

@@ -11,6 +11,7 @@ export const claimHistoryRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/claims/:id/history',
     {
       schema: {
+        operationId: 'getClaimHistory',
         tags,
         security,
         summary: "A claim's status changes",

@@ -10,6 +10,7 @@ export const getStreakRewardsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/promotions/:id/streak-rewards',
     {
       schema: {
+        operationId: 'getStreakRewards',
         tags,
         security,
         summary: "A DAILY_CHECK promotion's streak rewards",

@@ -14,6 +14,7 @@ export const listClaimsRoute =
       '/claims',
       {
         schema: {
+          operationId: 'listClaims',
           tags,
           security,
           summary: 'List claims, newest first',

@@ -11,6 +11,7 @@ export const rejectClaimRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/claims/:id/reject',
     {
       schema: {
+        operationId: 'rejectClaim',
         tags,
         security,
         summary: 'Reject a RESERVED claim; its amount returns to the budget',

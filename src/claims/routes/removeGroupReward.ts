@@ -12,6 +12,7 @@ export const removeGroupRewardRoute: FastifyPluginAsyncTypebox = async (app) => 
     '/mission-groups/:id/reward',
     {
       schema: {
+        operationId: 'removeGroupReward',
         tags,
         security,
         summary: "Remove a group's reward",

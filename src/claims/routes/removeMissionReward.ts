@@ -12,6 +12,7 @@ export const removeMissionRewardRoute: FastifyPluginAsyncTypebox = async (app) =
     '/missions/:id/reward',
     {
       schema: {
+        operationId: 'removeMissionReward',
         tags,
         security,
         summary: "Remove a mission's reward",

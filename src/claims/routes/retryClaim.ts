@@ -11,6 +11,7 @@ export const retryClaimRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/claims/:id/retry',
     {
       schema: {
+        operationId: 'retryClaim',
         tags,
         security,
         summary: 'Request the payout of a FAILED claim again',

@@ -107,6 +107,9 @@ export const Claim = Type.Object(
     explorerUrl: Type.Union([Type.String(), Type.Null()], {
       description: "The transaction on the network's explorer",
     }),
+    waitsForWallet: Type.Boolean({
+      description: 'REQUESTED on a chain, and its user has bound no wallet there: paid once they bind one',
+    }),
   },
   {
     ...component('Claim'),
@@ -135,6 +138,7 @@ export const Claim = Type.Object(
         completedBeforeLink: null,
         txHash: null,
         explorerUrl: null,
+        waitsForWallet: false,
       },
     ],
   },
@@ -148,4 +152,4 @@ export const IdParam = (what: string) => Type.Object({ id: Id(what) });
 export type WithChainTransactions = <T extends { id: string }>(
   db: Kysely<DB>,
   items: readonly T[],
-) => Promise<Array<T & { txHash: string | null; explorerUrl: string | null }>>;
+) => Promise<Array<T & { txHash: string | null; explorerUrl: string | null; waitsForWallet: boolean }>>;

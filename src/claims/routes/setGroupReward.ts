@@ -11,6 +11,7 @@ export const setGroupRewardRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/mission-groups/:id/reward',
     {
       schema: {
+        operationId: 'setGroupReward',
         tags,
         security,
         summary: "Set a mission group's reward (paid when the whole group is completed)",

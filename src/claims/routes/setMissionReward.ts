@@ -11,6 +11,7 @@ export const setMissionRewardRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/missions/:id/reward',
     {
       schema: {
+        operationId: 'setMissionReward',
         tags,
         security,
         summary: "Set a mission's reward",

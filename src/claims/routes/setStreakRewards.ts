@@ -10,6 +10,7 @@ export const setStreakRewardsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/promotions/:id/streak-rewards',
     {
       schema: {
+        operationId: 'setStreakRewards',
         tags,
         security,
         summary: "Set a DAILY_CHECK promotion's rewards for streak lengths (replaces them)",

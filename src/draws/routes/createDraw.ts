@@ -1,7 +1,9 @@
-// POST /admin/v1/draws: create a lucky draw on a LUCKY_DRAW budget; its commitment is public at once.
+// POST /admin/v1/draws: create a lucky draw on a LUCKY_DRAW budget; its commitment is public at once
+// and its ticket set closes at closesAt (not in the past, at or before scheduledAt).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, EXAMPLE, Id, Instant } from '../../http/schemas.ts';
+import { TitlesSchema } from '../../catalog/titles.ts';
 import { createDraw } from '../service.ts';
 import { Draw, security, tags } from './schemas.ts';
 
@@ -10,17 +12,32 @@ export const createDrawRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/draws',
     {
+      config: { idempotency: 'keyed' },
       schema: {
+        operationId: 'createDraw',
         tags,
         security,
         summary: 'Create a lucky draw on a LUCKY_DRAW budget; its commitment is public at once',
         body: Type.Object(
           {
             budgetId: Id('Budget id'),
-            title: Type.String({ minLength: 1, maxLength: 200 }),
+            title: Type.String({
+              minLength: 1,
+              maxLength: 200,
+              description: 'The default title, and the fallback',
+            }),
+            titles: Type.Optional(TitlesSchema),
             prizeAmount: Type.String({ minLength: 1, maxLength: 120, description: 'Whole units per winner' }),
             winnersCount: Type.Integer({ minimum: 1, maximum: 100000 }),
-            scheduledAt: Instant,
+            scheduledAt: {
+              ...Instant,
+              description: 'When the draw runs (by itself, or by an operator from then on)',
+            },
+            closesAt: Type.Optional({
+              ...Instant,
+              description:
+                'When the ticket set closes (tickets received by then take part); not in the past, at or before scheduledAt. Default: scheduledAt',
+            }),
           },
           {
             additionalProperties: false,
@@ -28,8 +45,10 @@ export const createDrawRoute: FastifyPluginAsyncTypebox = async (app) => {
               {
                 budgetId: EXAMPLE.budgetId,
                 title: 'Weekly draw',
+                titles: { ko: '주간 추첨', ja: '週間抽選' },
                 prizeAmount: '1000',
                 winnersCount: 3,
+                closesAt: '2026-11-30T11:00:00.000Z',
                 scheduledAt: '2026-11-30T12:00:00.000Z',
               },
             ],
@@ -42,6 +61,8 @@ export const createDrawRoute: FastifyPluginAsyncTypebox = async (app) => {
             'BUDGET_TYPE_MISMATCH',
             'NOT_FOUND_REWARD_BUDGET',
             'NOT_SET_REWARD_ASSET_DECIMALS',
+            'DRAW_CLOSES_IN_PAST',
+            'DRAW_RUNS_BEFORE_CLOSE',
           ),
         },
       },

@@ -10,6 +10,7 @@ export const getDrawRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/draws/:id',
     {
       schema: {
+        operationId: 'getDraw',
         tags,
         security,
         summary: 'A draw',

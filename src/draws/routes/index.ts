@@ -4,6 +4,7 @@ import { createDrawRoute } from './createDraw.ts';
 import { listDrawsRoute } from './listDraws.ts';
 import { getDrawRoute } from './getDraw.ts';
 import { runDrawRoute } from './runDraw.ts';
+import { updateDrawRoute } from './updateDraw.ts';
 import { listTicketsRoute } from './listTickets.ts';
 import { getPublicDrawRoute } from './getPublicDraw.ts';
 import type { TicketsNotReceived } from '../tickets.ts';
@@ -19,6 +20,7 @@ export const drawAdminRoutes =
       createDrawRoute,
       listDrawsRoute,
       getDrawRoute,
+      updateDrawRoute,
       runDrawRoute,
       listTicketsRoute(ticketsNotReceived),
     ] as FastifyPluginAsync[];

@@ -11,6 +11,7 @@ export const listDrawsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/draws',
     {
       schema: {
+        operationId: 'listDraws',
         tags,
         security,
         summary: 'List draws',

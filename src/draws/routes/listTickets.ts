@@ -14,6 +14,7 @@ export const listTicketsRoute =
       '/tickets',
       {
         schema: {
+          operationId: 'listTickets',
           tags,
           security,
           summary: 'Lucky-draw tickets by TicketFilter (NOT_RECEIVED needs partnerId and partnerUid)',

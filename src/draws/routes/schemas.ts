@@ -1,6 +1,7 @@
 // Schemas of the lucky-draw and ticket routes.
 import { Type } from 'typebox';
 import { component, EXAMPLE, Id } from '../../http/schemas.ts';
+import { TitlesSchema } from '../../catalog/titles.ts';
 
 export const tags = ['admin: rewards'];
 export const security = [{ adminBearer: [] }];
@@ -10,13 +11,44 @@ export const Draw = Type.Object(
   {
     id: Type.String(),
     budgetId: Type.String(),
-    title: Type.String(),
+    title: Type.String({
+      description: "The default title; on the public view, the reader's language's title when there is one",
+    }),
+    titles: TitlesSchema,
     status: Type.Union([Type.Literal('COMMITTED'), Type.Literal('DRAWN')], component('DrawStatus')),
-    scheduledAt: Type.String(),
+    closesAt: Type.String({
+      description:
+        'When the ticket set closed or closes (tickets received by then take part); fixed at creation',
+    }),
+    scheduledAt: Type.String({
+      description: 'When the draw runs (at or after closesAt); it cannot run before',
+    }),
     commitment: Type.String({ description: 'SHA-256 (hex) of the seed, published before the draw' }),
     seed: Type.Union([Type.String(), Type.Null()], { description: 'Published after the draw' }),
+    beacon: Type.Union(
+      [
+        Type.Object({
+          chainId: Type.Integer(),
+          networkName: Type.Union([Type.String(), Type.Null()]),
+          blockNumber: Type.Union([Type.Integer(), Type.Null()], {
+            description: 'The first block mined after closesAt (set by the run)',
+          }),
+          blockHash: Type.Union([Type.String(), Type.Null()], {
+            description:
+              "That block's hash (0x, lowercase hex): tickets score SHA-256(seed:blockHash:ticketId)",
+          }),
+        }),
+        Type.Null(),
+      ],
+      {
+        ...component('DrawBeacon'),
+        description:
+          "The chain the draw's budget pays on, whose first block after closesAt is mixed into the seed; null for a ledger budget (tickets score SHA-256(seed:ticketId))",
+      },
+    ),
     prizeAmount: Type.String(),
     assetSymbol: Type.String(),
+    decimals: Type.Optional(Type.Integer({ description: "The asset's decimals, to show the prize" })),
     winnersCount: Type.Integer(),
     ticketCount: Type.Union([Type.Integer(), Type.Null()]),
     drawnAt: Type.Union([Type.String(), Type.Null()]),
@@ -34,10 +66,13 @@ export const Draw = Type.Object(
         id: EXAMPLE.drawId,
         budgetId: EXAMPLE.budgetId,
         title: 'Weekly draw',
+        titles: { ko: '주간 추첨' },
         status: 'COMMITTED',
+        closesAt: '2026-11-30T11:00:00.000Z',
         scheduledAt: '2026-11-30T12:00:00.000Z',
         commitment: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
         seed: null,
+        beacon: null,
         prizeAmount: '1000',
         assetSymbol: 'PNT',
         winnersCount: 1,
@@ -50,10 +85,18 @@ export const Draw = Type.Object(
         id: EXAMPLE.drawId,
         budgetId: EXAMPLE.budgetId,
         title: 'Weekly draw',
+        titles: { ko: '주간 추첨' },
         status: 'DRAWN',
+        closesAt: '2026-11-30T11:00:00.000Z',
         scheduledAt: '2026-11-30T12:00:00.000Z',
         commitment: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
         seed: '4a1c0e7d3b9f2a6c8e5d1b7f0a3c9e2d',
+        beacon: {
+          chainId: 1001,
+          networkName: 'Kaia Kairos',
+          blockNumber: 171234567,
+          blockHash: '0x3f2a9c1e5b7d4f60a8c2e1d9b3f5a7c4e6d8b0a2c4e6f8a1b3d5f7a9c1e3b5d7',
+        },
         prizeAmount: '1000',
         assetSymbol: 'PNT',
         winnersCount: 1,

@@ -14,6 +14,7 @@ export const checkLinkRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/mission-users',
     {
       schema: {
+        operationId: 'checkLink',
         tags: ['partner'],
         summary: 'Check whether a partner user is linked',
         security: [{ partnerId: [], partnerApiKey: [] }],

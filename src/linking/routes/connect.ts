@@ -21,7 +21,9 @@ export function connectRoute(onLinked: readonly UserLinkedHandler[]): FastifyPlu
     app.post(
       '/mission-users/connect',
       {
+        config: { idempotency: 'keyed' },
         schema: {
+          operationId: 'connect',
           tags: ['partner'],
           summary: 'Register the user mapping with a one-time mapping token',
           security: [{ partnerId: [], partnerApiKey: [] }],

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, Id } from '../../http/schemas.ts';
 import { findUsersByAccount } from '../find-users.ts';
-import { Mapping } from './admin.ts';
+import { Mapping } from './mapping-schemas.ts';
 
 export const findUsersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { database } = app.deps;
@@ -11,6 +11,7 @@ export const findUsersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/partners/:partnerId/users',
     {
       schema: {
+        operationId: 'findUsersByAccount',
         tags: ['admin: users'],
         security: [{ adminBearer: [] }],
         summary: "A partner's users linked to one platform account",

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { component, errorResponses, EXAMPLE } from '../../http/schemas.ts';
-import { signedInAccount } from '../service.ts';
+import { signedInAccount } from '../links.ts';
 
 export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { database } = app.deps;
@@ -10,6 +10,7 @@ export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/',
     {
       schema: {
+        operationId: 'getMe',
         tags: ['user'],
         summary: 'The signed-in account and its linked partner users',
         response: {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, Id } from '../../http/schemas.ts';
-import { balancesOf } from '../../payout/ledger.ts';
+import { ledgerBalancesOf } from '../prizes.ts';
 import { Balance } from './schemas.ts';
 
 export const accountBalancesRoute: FastifyPluginAsyncTypebox = async (app) => {
@@ -11,6 +11,7 @@ export const accountBalancesRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/accounts/:id/balances',
     {
       schema: {
+        operationId: 'getAccountBalances',
         tags: ['admin: rewards'],
         security: [{ adminBearer: [] }],
         summary: "A platform account's balances, from the ledger",
@@ -18,6 +19,6 @@ export const accountBalancesRoute: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Object({ items: Type.Array(Balance) }), ...errorResponses() },
       },
     },
-    async (request) => ({ items: await balancesOf(database.db, request.params.id) }),
+    async (request) => ({ items: await ledgerBalancesOf(database.db, request.params.id) }),
   );
 };

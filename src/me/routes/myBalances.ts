@@ -1,8 +1,8 @@
-// GET /v1/me/balances: my balances per asset, from the ledger.
+// GET /v1/me/balances: my balances per asset: the ledger's and what was paid on a chain.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.ts';
-import { balancesOf } from '../../payout/ledger.ts';
+import { paidBalancesOf } from '../prizes.ts';
 import { Balance, tags } from './schemas.ts';
 
 export const myBalancesRoute: FastifyPluginAsyncTypebox = async (app) => {
@@ -11,11 +11,12 @@ export const myBalancesRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/balances',
     {
       schema: {
+        operationId: 'listMyBalances',
         tags,
         summary: 'My balances per asset',
         response: { 200: Type.Object({ items: Type.Array(Balance) }), ...errorResponses() },
       },
     },
-    async (request) => ({ items: await balancesOf(database.db, request.account.id) }),
+    async (request) => ({ items: await paidBalancesOf(database.db, request.account.id) }),
   );
 };

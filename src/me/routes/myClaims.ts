@@ -2,9 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.ts';
-import { listClaims } from '../../claims/service.ts';
-import { withChainTransactions } from '../../chain/claim-transactions.ts';
-import { ClaimStatus, MyClaim, tags } from './schemas.ts';
+import { myClaims } from '../claims.ts';
+import { ClaimStatus, MY_PAGE_DEFAULT, MyClaim, NextCursor, PageQuery, pageOf, tags } from './schemas.ts';
 
 export const myClaimsRoute: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.deps.database.db;
@@ -12,17 +11,26 @@ export const myClaimsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/claims',
     {
       schema: {
+        operationId: 'listMyClaims',
         tags,
         summary: 'My reward claims',
-        querystring: Type.Object({ status: Type.Optional(ClaimStatus) }, { additionalProperties: false }),
-        response: { 200: Type.Object({ items: Type.Array(MyClaim) }), ...errorResponses() },
+        querystring: Type.Object(
+          { status: Type.Optional(ClaimStatus), ...PageQuery },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ items: Type.Array(MyClaim), nextCursor: NextCursor }),
+          ...errorResponses(),
+        },
       },
     },
     async (request) => {
-      const filter = { accountId: request.account.id, status: request.query.status };
-      const items = await withChainTransactions(db, await listClaims(db, filter, 500, 0));
+      const { status, cursor, limit = MY_PAGE_DEFAULT } = request.query;
+      const filter = { accountId: request.account.id, status, afterId: cursor };
+      const page = pageOf(await myClaims(db, filter, limit + 1), limit);
       return {
-        items: items.map(({ completedBeforeLink, ...claim }) => ({
+        nextCursor: page.nextCursor,
+        items: page.items.map(({ completedBeforeLink, ...claim }) => ({
           id: claim.id,
           status: claim.status,
           // Only a refusal's reason is the user's business (a payout error's text is not).
@@ -36,6 +44,7 @@ export const myClaimsRoute: FastifyPluginAsyncTypebox = async (app) => {
           updatedAt: claim.updatedAt,
           txHash: claim.txHash,
           explorerUrl: claim.explorerUrl,
+          waitsForWallet: claim.waitsForWallet,
         })),
       };
     },

@@ -12,6 +12,7 @@ export const myMissionsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/missions',
     {
       schema: {
+        operationId: 'listMyMissions',
         tags,
         summary:
           'My missions in the active promotions of every linked partner, ' +

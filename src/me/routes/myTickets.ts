@@ -5,7 +5,8 @@ import { errorResponses } from '../../http/schemas.ts';
 import { listTickets } from '../../draws/tickets.ts';
 import { ticketsNotReceivedOf, withMissionTitlesIn } from '../missions.ts';
 import { LangQuery, readerLanguage } from '../../catalog/titles.ts';
-import { MyTicket, tags, TicketFilter } from './schemas.ts';
+import { prizesOfTickets } from '../prizes.ts';
+import { MY_PAGE_DEFAULT, MyTicket, NextCursor, PageQuery, pageOf, tags, TicketFilter } from './schemas.ts';
 
 export const myTicketsRoute: FastifyPluginAsyncTypebox = async (app) => {
   const { database, clock } = app.deps;
@@ -13,30 +14,43 @@ export const myTicketsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/tickets',
     {
       schema: {
+        operationId: 'listMyTickets',
         tags,
         summary:
           'My lucky-draw tickets by TicketFilter; ' +
           'NOT_RECEIVED lists lucky-draw missions without a ticket this period',
         querystring: Type.Object(
-          { filter: Type.Optional(TicketFilter), lang: LangQuery },
+          { filter: Type.Optional(TicketFilter), lang: LangQuery, ...PageQuery },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Object({ items: Type.Array(MyTicket) }), ...errorResponses() },
+        response: {
+          200: Type.Object({ items: Type.Array(MyTicket), nextCursor: NextCursor }),
+          ...errorResponses(),
+        },
       },
     },
     async (request) => {
-      const { filter } = request.query;
+      const { filter, cursor, limit = MY_PAGE_DEFAULT } = request.query;
       const accountId = request.account.id;
       const lang = readerLanguage(request.query.lang, request.headers['accept-language']);
-      const items =
+      // NOT_RECEIVED lists this period's lucky-draw missions without a ticket: one page, never more.
+      const page =
         filter === 'NOT_RECEIVED'
-          ? await ticketsNotReceivedOf(database.db, accountId, clock.now(), lang)
-          : await withMissionTitlesIn(
-              database.db,
-              await listTickets(database.db, { accountId, status: filter }, 500, 0),
-              lang,
-            );
+          ? { items: await ticketsNotReceivedOf(database.db, accountId, clock.now(), lang), nextCursor: null }
+          : await (async () => {
+              const rows = await listTickets(
+                database.db,
+                { accountId, status: filter, afterId: cursor },
+                limit + 1,
+                0,
+              );
+              const { items: tickets, nextCursor } = pageOf(rows, limit);
+              return { items: await withMissionTitlesIn(database.db, tickets, lang), nextCursor };
+            })();
+      const items = page.items;
+      const prizes = await prizesOfTickets(database.db, items);
       return {
+        nextCursor: page.nextCursor,
         items: items.map(({ id, missionId, missionTitle, status, periodKey, drawId, won, createdAt }) => ({
           id,
           missionId,
@@ -46,6 +60,7 @@ export const myTicketsRoute: FastifyPluginAsyncTypebox = async (app) => {
           drawId,
           won,
           createdAt,
+          prize: (id !== null && prizes.get(id)) || null,
         })),
       };
     },

@@ -11,6 +11,39 @@ export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: 
 // The operator API's enums, one component each (the spec's ClaimStatus and TicketFilter).
 export { ClaimStatus };
 export const TicketFilter = TicketStatus;
+
+/** The most items a page of /v1/me/claims or /v1/me/tickets holds, and how many when no limit is asked. */
+export const MY_PAGE_MAX = 500;
+export const MY_PAGE_DEFAULT = 100;
+/** Paging of the user's lists, like the operator's: `nextCursor` of one page is `cursor` of the next. */
+export const PageQuery = {
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: "The previous page's nextCursor (opaque); omitted for the first page",
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MY_PAGE_MAX,
+      description: `Items per page (default ${MY_PAGE_DEFAULT})`,
+    }),
+  ),
+};
+export const NextCursor = Type.Union([Type.String(), Type.Null()], {
+  description: 'Pass as cursor for the next page; null on the last page',
+});
+
+/** One page of `rows` fetched with limit + 1: the page, and the cursor after it when more follow. */
+export function pageOf<T extends { id: string | null }>(
+  rows: T[],
+  limit: number,
+): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last?.id ? last.id : null };
+}
 export const Balance = Type.Object(
   {
     assetId: Type.String(),
@@ -46,7 +79,12 @@ export const MyMission = Type.Object(
     completed: Type.Boolean(),
     completedAt: Nullable(Type.String()),
     reward: Nullable(
-      Type.Object({ type: Type.String(), amount: Nullable(Type.String()), assetSymbol: Type.String() }),
+      Type.Object({
+        type: Type.String(),
+        amount: Nullable(Type.String()),
+        assetSymbol: Type.String(),
+        decimals: Type.Integer({ description: "The asset's decimals, to show the amount" }),
+      }),
     ),
     claim: Nullable(
       Type.Object(
@@ -54,7 +92,8 @@ export const MyMission = Type.Object(
           status: Type.String(),
           reason: Nullable(
             Type.String({
-              description: 'Why a REJECTED claim was refused: BUDGET_EXHAUSTED, CAP_REACHED or EXPIRED',
+              description:
+                'Why a REJECTED claim was refused: BUDGET_EXHAUSTED, CAP_REACHED, EXPIRED or ALREADY_REWARDED (the person had it through another partnerUid)',
             }),
           ),
           grantedOnLink: Type.Boolean({
@@ -86,7 +125,7 @@ export const MyMission = Type.Object(
         current: null,
         completed: true,
         completedAt: EXAMPLE.later,
-        reward: { type: 'FIXED', amount: '50', assetSymbol: 'PNT' },
+        reward: { type: 'FIXED', amount: '50', assetSymbol: 'PNT', decimals: 2 },
         claim: { status: 'SUCCEEDED', reason: null, grantedOnLink: false },
       },
     ],
@@ -129,6 +168,8 @@ export const MyClaim = Type.Object(
     // [chain payout] the transfer of a claim paid on chain, with its explorer link.
     txHash: Nullable(Type.String()),
     explorerUrl: Nullable(Type.String()),
+    // The payout waits for the user to bind a wallet on the asset's chain (#29 "the claim that waits").
+    waitsForWallet: Type.Boolean(),
   },
   {
     ...component('MyClaim'),
@@ -147,6 +188,7 @@ export const MyClaim = Type.Object(
         updatedAt: EXAMPLE.later,
         txHash: EXAMPLE.txHash,
         explorerUrl: `https://sepolia.etherscan.io/tx/${EXAMPLE.txHash}`,
+        waitsForWallet: false,
       },
     ],
   },
@@ -161,6 +203,17 @@ export const MyTicket = Type.Object(
     drawId: Nullable(Type.String()),
     won: Nullable(Type.Boolean()),
     createdAt: Nullable(Type.String()),
+    prize: Nullable(
+      Type.Object(
+        {
+          amount: Type.String({ description: 'Whole units, a decimal string' }),
+          assetSymbol: Type.String(),
+          decimals: Type.Integer(),
+          claimStatus: Type.String({ description: "The prize claim's status (SUCCEEDED once paid)" }),
+        },
+        { description: 'What a winning ticket paid (its prize claim); null unless won' },
+      ),
+    ),
   },
   {
     ...component('MyTicket'),
@@ -175,6 +228,7 @@ export const MyTicket = Type.Object(
         drawId: EXAMPLE.drawId,
         won: true,
         createdAt: EXAMPLE.later,
+        prize: { amount: '20', assetSymbol: 'PNT', decimals: 2, claimStatus: 'SUCCEEDED' },
       },
     ],
   },

@@ -10,7 +10,9 @@ export const createApiKeyRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/partners/:partnerId/api-keys',
     {
+      config: { idempotency: 'refused' },
       schema: {
+        operationId: 'createApiKey',
         tags,
         security,
         summary: 'Issue an API key; the key is shown only in this answer',

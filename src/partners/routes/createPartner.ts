@@ -10,7 +10,9 @@ export const createPartnerRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/partners',
     {
+      config: { idempotency: 'keyed' },
       schema: {
+        operationId: 'createPartner',
         tags,
         security,
         summary: 'Register a partner',

@@ -10,6 +10,7 @@ export const getPartnerRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/partners/:partnerId',
     {
       schema: {
+        operationId: 'getPartner',
         tags,
         security,
         summary: 'Get a partner',

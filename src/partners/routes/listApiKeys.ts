@@ -11,6 +11,7 @@ export const listApiKeysRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/partners/:partnerId/api-keys',
     {
       schema: {
+        operationId: 'listApiKeys',
         tags,
         security,
         summary: "List a partner's API keys (never the keys themselves)",

@@ -11,6 +11,7 @@ export const listPartnersRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/partners',
     {
       schema: {
+        operationId: 'listPartners',
         tags,
         security,
         summary: 'List partners',

@@ -11,6 +11,7 @@ export const revokeApiKeyRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/partners/:partnerId/api-keys/:keyId',
     {
       schema: {
+        operationId: 'revokeApiKey',
         tags,
         security,
         summary: 'Revoke an API key; it stops working at once',

@@ -11,6 +11,7 @@ export const updatePartnerRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/partners/:partnerId',
     {
       schema: {
+        operationId: 'updatePartner',
         tags,
         security,
         summary: 'Change a partner (name, status, allow-list, redirect URLs)',

@@ -55,7 +55,9 @@ export function achieveRoute(achiever: Pick<Achiever, 'achieve'>): FastifyPlugin
     app.post(
       '/achieve',
       {
+        config: { idempotency: 'in-statement' },
         schema: {
+          operationId: 'achieve',
           tags: ['partner'],
           summary: 'Report mission progress or completion (upsert)',
           description:

@@ -1,62 +1,9 @@
-// Operator API: a user's progress records.
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { component, errorResponses, EXAMPLE, Id, PartnerUid } from '../../http/schemas.ts';
-import { getPartner } from '../../partners/service.ts';
-import { userProgress } from '../service.ts';
+// Operator API: a user's progress records, one file per operation. (The partner's achieve registers
+// in the partner scope's allow-listed part: src/app.ts.)
+import type { FastifyPluginAsync } from 'fastify';
+import { getUserProgressRoute } from './getUserProgress.ts';
 
-const ProgressRecord = Type.Object(
-  {
-    missionKey: Type.String(),
-    missionId: Type.String(),
-    periodKey: Type.String({ description: "ONCE, a local date, 'W' + the week's Monday, or a month" }),
-    completed: Type.Boolean(),
-    target: Type.Union([Type.Integer(), Type.Null()]),
-    current: Type.Union([Type.Integer(), Type.Null()]),
-    completedAt: Type.Union([Type.String(), Type.Null()]),
-    reportCount: Type.Integer(),
-    createdAt: Type.String(),
-    updatedAt: Type.String(),
-  },
-  {
-    ...component('ProgressRecord'),
-    description: "A partner user's record of one mission in one period (spec 2.2)",
-    examples: [
-      {
-        missionKey: EXAMPLE.missionKey,
-        missionId: EXAMPLE.missionId,
-        periodKey: '2026-11-24',
-        completed: true,
-        target: 5,
-        current: 5,
-        completedAt: EXAMPLE.later,
-        reportCount: 3,
-        createdAt: EXAMPLE.instant,
-        updatedAt: EXAMPLE.later,
-      },
-    ],
-  },
-);
-
-export const progressAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { database } = app.deps;
-  app.get(
-    '/partners/:partnerId/users/:partnerUid/progress',
-    {
-      schema: {
-        tags: ['admin: users'],
-        security: [{ adminBearer: [] }],
-        summary: "A partner user's progress records, one per mission and period",
-        params: Type.Object({ partnerId: Id('Partner id'), partnerUid: PartnerUid }),
-        response: {
-          200: Type.Object({ items: Type.Array(ProgressRecord) }),
-          ...errorResponses('NOT_FOUND_PARTNER'),
-        },
-      },
-    },
-    async (request) => {
-      await getPartner(database.db, request.params.partnerId);
-      return { items: await userProgress(database.db, request.params.partnerId, request.params.partnerUid) };
-    },
-  );
+/** Registers the progress operations of the operator API. */
+export const progressAdminRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(getUserProgressRoute as FastifyPluginAsync);
 };

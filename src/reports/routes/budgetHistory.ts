@@ -13,6 +13,7 @@ export const budgetHistoryRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/budgets/:id/history',
     {
       schema: {
+        operationId: 'getBudgetHistory',
         tags: ['admin: reports'],
         security: [{ adminBearer: [] }],
         summary: "A budget's movements per UTC day (days with movements only), with running totals",

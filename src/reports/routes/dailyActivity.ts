@@ -10,6 +10,7 @@ export const dailyActivityRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/reports/daily',
     {
       schema: {
+        operationId: 'getDailyActivity',
         tags: ['admin: reports'],
         security: [{ adminBearer: [] }],
         summary: 'Completions, rewards granted and payouts per UTC day, up to today',

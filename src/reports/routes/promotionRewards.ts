@@ -11,6 +11,7 @@ export const promotionRewardsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/promotions/:id/rewards',
     {
       schema: {
+        operationId: 'getPromotionRewards',
         tags: ['admin: reports'],
         security: [{ adminBearer: [] }],
         summary: "The rewards set on a promotion's missions and mission groups",

@@ -12,6 +12,7 @@ export const revokeAllSessionsRoutes: FastifyPluginAsyncTypebox = async (app) =>
     '/sessions/revoke-all',
     {
       schema: {
+        operationId: 'revokeAllSessions',
         tags: ['user'],
         summary: 'Sign out everywhere: end every session of this account, this one included',
         response: {

@@ -10,7 +10,9 @@ export const createEndpointRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/partners/:partnerId/webhook-endpoints',
     {
+      config: { idempotency: 'refused' },
       schema: {
+        operationId: 'createWebhookEndpoint',
         tags,
         security,
         summary: "Register a partner's webhook endpoint; the signing secret is shown only in this answer",

@@ -11,6 +11,7 @@ export const getEndpointRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/webhook-endpoints/:id',
     {
       schema: {
+        operationId: 'getWebhookEndpoint',
         tags,
         security,
         summary: 'Get a webhook endpoint (never its secret)',

@@ -11,6 +11,7 @@ export const getMessageRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/webhook-messages/:id',
     {
       schema: {
+        operationId: 'getWebhookMessage',
         tags,
         security,
         summary: 'Get a webhook message with every delivery attempt',

@@ -11,6 +11,7 @@ export const listEndpointsRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/webhook-endpoints',
     {
       schema: {
+        operationId: 'listWebhookEndpoints',
         tags,
         security,
         summary: 'List webhook endpoints (never their secrets)',

@@ -11,6 +11,7 @@ export const listMessagesRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/webhook-messages',
     {
       schema: {
+        operationId: 'listWebhookMessages',
         tags,
         security,
         summary: 'List webhook messages, newest first',

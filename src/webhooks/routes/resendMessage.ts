@@ -11,6 +11,7 @@ export const resendMessageRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/webhook-messages/:id/resend',
     {
       schema: {
+        operationId: 'resendWebhookMessage',
         tags,
         security,
         summary: 'Re-send a webhook message (same webhook-id) with a fresh retry schedule',

@@ -11,7 +11,9 @@ export const rollEndpointSecretRoute: FastifyPluginAsyncTypebox = async (app) =>
   app.post(
     '/webhook-endpoints/:id/roll-secret',
     {
+      config: { idempotency: 'refused' },
       schema: {
+        operationId: 'rollWebhookSecret',
         tags,
         security,
         summary:

@@ -1,7 +1,7 @@
 // Schemas shared by the webhook operator routes.
 import { Type } from 'typebox';
 import { component, EXAMPLE } from '../../http/schemas.ts';
-import { WEBHOOK_EVENT_TYPES } from '../outbox.ts';
+import { WEBHOOK_EVENT_TYPES } from '../event-types.ts';
 
 export const tags = ['admin: webhooks'];
 export const security = [{ adminBearer: [] }];

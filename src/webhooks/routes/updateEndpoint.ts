@@ -11,6 +11,7 @@ export const updateEndpointRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/webhook-endpoints/:id',
     {
       schema: {
+        operationId: 'updateWebhookEndpoint',
         tags,
         security,
         summary: 'Change a webhook endpoint (URL, events, description, enabled)',

@@ -1,21 +1,21 @@
 // The choice of the page's language and the locale formatting of amounts and dates.
 import { describe, expect, it } from 'vitest';
-import { chooseLanguage, createI18n, supportedLanguage } from './i18n.ts';
+import { languageFromHints, createI18n, supportedLanguage } from './i18n.ts';
 import { formatAmount, formatDay, formatMonth } from './locale-format.ts';
 
-describe('chooseLanguage', () => {
+describe('languageFromHints', () => {
   it('takes the user choice, then ?lang=, then LIFF, then the browser, else English', () => {
     const all = { stored: 'th', query: 'ja', liff: 'ko-KR', browser: ['zh-TW', 'en'] };
-    expect(chooseLanguage(all)).toBe('th');
-    expect(chooseLanguage({ ...all, stored: null })).toBe('ja');
-    expect(chooseLanguage({ ...all, stored: null, query: null })).toBe('ko');
-    expect(chooseLanguage({ ...all, stored: null, query: null, liff: undefined })).toBe('zh-TW');
-    expect(chooseLanguage({ browser: ['fr-FR', 'de'] })).toBe('en');
-    expect(chooseLanguage({})).toBe('en');
+    expect(languageFromHints(all)).toBe('th');
+    expect(languageFromHints({ ...all, stored: null })).toBe('ja');
+    expect(languageFromHints({ ...all, stored: null, query: null })).toBe('ko');
+    expect(languageFromHints({ ...all, stored: null, query: null, liff: undefined })).toBe('zh-TW');
+    expect(languageFromHints({ browser: ['fr-FR', 'de'] })).toBe('en');
+    expect(languageFromHints({})).toBe('en');
   });
 
   it('skips what it does not offer and maps regional tags', () => {
-    expect(chooseLanguage({ stored: 'xx', query: 'fr', browser: ['de-DE', 'ja-JP'] })).toBe('ja');
+    expect(languageFromHints({ stored: 'xx', query: 'fr', browser: ['de-DE', 'ja-JP'] })).toBe('ja');
     expect(supportedLanguage('zh-Hant-HK')).toBe('zh-TW');
     expect(supportedLanguage('zh_TW')).toBe('zh-TW');
     expect(supportedLanguage('zh-CN')).toBeUndefined();

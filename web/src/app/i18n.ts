@@ -9,6 +9,7 @@ import ja from './locales/ja.json';
 import ko from './locales/ko.json';
 import th from './locales/th.json';
 import zhTW from './locales/zh-TW.json';
+import { firstOfferedLanguage, matchLanguage } from '../shared/language.ts';
 
 export const LANGUAGES = ['en', 'ko', 'ja', 'zh-TW', 'th'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -28,16 +29,9 @@ export const MESSAGES: Record<Language, typeof en> = { en, ko, ja, 'zh-TW': zhTW
 /** Where the user's own choice is remembered. */
 export const STORAGE_KEY = 'missions.language';
 
-/** A language tag as a supported language: ja-JP → ja; zh-Hant, zh-TW, zh-HK → zh-TW; else undefined. */
+/** A language tag as a supported language: ja-JP → ja; zh-Hant, zh-TW, zh-HK → zh-TW; else undefined (src/shared/language.ts). */
 export function supportedLanguage(tag: string | null | undefined): Language | undefined {
-  const lower = (tag ?? '').trim().toLowerCase().replaceAll('_', '-');
-  if (lower === '') return undefined;
-  const [primary, ...rest] = lower.split('-');
-  if (primary === 'zh') {
-    // Only Traditional Chinese is offered; Simplified (zh, zh-CN, zh-Hans) is not it.
-    return rest.some((s) => s === 'hant' || s === 'tw' || s === 'hk' || s === 'mo') ? 'zh-TW' : undefined;
-  }
-  return LANGUAGES.find((l) => l === primary);
+  return matchLanguage(tag, LANGUAGES);
 }
 
 export interface LanguageHints {
@@ -52,12 +46,12 @@ export interface LanguageHints {
 }
 
 /** The first supported language of: the user's choice, ?lang=, LIFF, the browser; else English. */
-export function chooseLanguage(hints: LanguageHints): Language {
-  for (const tag of [hints.stored, hints.query, hints.liff, ...(hints.browser ?? [])]) {
-    const lang = supportedLanguage(tag);
-    if (lang) return lang;
-  }
-  return DEFAULT_LANGUAGE;
+export function languageFromHints(hints: LanguageHints): Language {
+  return firstOfferedLanguage(
+    [hints.stored, hints.query, hints.liff, ...(hints.browser ?? [])],
+    LANGUAGES,
+    DEFAULT_LANGUAGE,
+  );
 }
 
 function readStored(): string | null {
@@ -79,7 +73,7 @@ function liffLanguage(): string | undefined {
 }
 
 export function detectLanguage(): Language {
-  return chooseLanguage({
+  return languageFromHints({
     stored: readStored(),
     query: new URLSearchParams(window.location.search).get('lang'),
     liff: liffLanguage(),

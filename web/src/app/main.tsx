@@ -19,7 +19,7 @@ i18n.on('languageChanged', followLanguage);
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
-      <EnvironmentBanner />
+      <EnvironmentBanner audience="user" />
       <MissionPage />
     </I18nextProvider>
   </StrictMode>,

@@ -1,99 +1,19 @@
-// Shapes of the end-user API (/v1/me..., docs/plans/me-api.md) and the public draw view.
-// Amounts are decimal strings in whole units.
+// Names for the end-user API's shapes the mission page shows, each taken from the generated
+// api-schema.ts (npm run gen:api), so a change on the server shows up here as a type error.
+import type { AnswerOf, ItemOf } from '../shared/api-client.ts';
+import type { operations } from '../shared/api-schema.ts';
 
-export interface Me {
-  accountId: string;
-  displayName: string | null;
-  mappings: Array<{
-    partnerId: string;
-    partnerName: string;
-    partnerUid: string;
-    region: string;
-    linkedAt: string;
-  }>;
-}
-
-export interface MyMission {
-  partnerId: string;
-  partnerName: string;
-  promotionId: string;
-  promotionTitle: string;
-  promotionType: string;
-  missionGroupId: string;
-  groupTitle: string;
-  missionId: string;
-  missionKey: string;
-  title: string;
-  recurrence: string;
-  periodKey: string;
-  target: number | null;
-  current: number | null;
-  completed: boolean;
-  completedAt: string | null;
-  reward: { type: string; amount: string | null; assetSymbol: string } | null;
-  /** This period's claim of the reward: why it was refused, and whether it was granted at the link. */
-  claim: { status: string; reason: string | null; grantedOnLink: boolean } | null;
-}
-
-export interface MyStreak {
-  promotionId: string;
-  promotionTitle: string;
-  current: number;
-  best: number;
-  lastCheckDate: string | null;
-}
-
-export interface MyMissions {
-  items: MyMission[];
-  streaks: MyStreak[];
-}
-
-export type TicketFilter = 'NOT_RECEIVED' | 'RECEIVED' | 'DRAWN';
-
-export interface MyTicket {
-  id: string | null;
-  missionId: string;
-  missionTitle: string;
-  status: TicketFilter;
-  periodKey: string;
-  drawId: string | null;
-  won: boolean | null;
-  createdAt: string | null;
-}
-
-export interface MyClaim {
-  id: string;
-  status: string;
-  amount: string;
-  assetSymbol: string;
-  decimals: number;
-  source: string;
-  createdAt: string;
-  updatedAt: string;
-  /** Paid on a chain: the transaction, and its page on the network's explorer (when configured). */
-  txHash: string | null;
-  explorerUrl: string | null;
-}
-
-export interface Balance {
-  assetId: string;
-  symbol: string;
-  name: string;
-  decimals: number;
-  balance: string;
-}
-
-export interface MyDraw {
-  id: string;
-  title: string;
-  status: 'COMMITTED' | 'DRAWN';
-  scheduledAt: string;
-  commitment: string;
-  seed: string | null;
-  prizeAmount: string;
-  assetSymbol: string;
-  winnersCount: number;
-  ticketCount: number | null;
-  drawnAt: string | null;
-  winners: Array<{ ticketId: string }> | null;
-}
+export type Me = AnswerOf<'get', '/v1/me'>;
+export type MyMissions = AnswerOf<'get', '/v1/me/missions'>;
+export type MyMission = ItemOf<MyMissions>;
+export type MyStreak = MyMissions['streaks'][number];
+export type MyTicket = ItemOf<AnswerOf<'get', '/v1/me/tickets'>>;
+export type TicketFilter = NonNullable<
+  NonNullable<operations['listMyTickets']['parameters']['query']>['filter']
+>;
+export type MyClaim = ItemOf<AnswerOf<'get', '/v1/me/claims'>>;
+export type ClaimStatus = NonNullable<
+  NonNullable<operations['listMyClaims']['parameters']['query']>['status']
+>;
+export type Balance = ItemOf<AnswerOf<'get', '/v1/me/balances'>>;
+export type MyDraw = AnswerOf<'get', '/v1/draws/{id}'>;

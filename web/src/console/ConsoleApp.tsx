@@ -11,7 +11,13 @@ import type { AdminIdentity } from './types.ts';
 import { SessionContext, storedSecret, storeSecret, whoAmI } from './session.tsx';
 import { ROUTES } from './routes.tsx';
 import type { Route } from './routes.tsx';
-import { chooseLanguage, LANGUAGE_NAMES, LANGUAGES, supportedLanguage, useConsoleText } from './i18n.ts';
+import {
+  switchConsoleLanguage,
+  LANGUAGE_NAMES,
+  LANGUAGES,
+  supportedLanguage,
+  useConsoleText,
+} from './i18n.ts';
 
 /** The console's language, chosen here and remembered in this browser. */
 function LanguageSwitcher() {
@@ -21,7 +27,7 @@ function LanguageSwitcher() {
       <span>{t('common.language')}</span>{' '}
       <select
         value={supportedLanguage(locale) ?? 'en'}
-        onChange={(e) => chooseLanguage(supportedLanguage(e.target.value) ?? 'en')}
+        onChange={(e) => switchConsoleLanguage(supportedLanguage(e.target.value) ?? 'en')}
       >
         {LANGUAGES.map((l) => (
           <option key={l} value={l} lang={l}>
@@ -106,6 +112,12 @@ function Layout({ session }: { session: ConsoleSession }) {
       return;
     }
     mainRef.current?.focus();
+  }, [path]);
+  // On a phone the sections are one sideways-scrolling row: keep the current one in view.
+  useEffect(() => {
+    document
+      .querySelector('.console > nav a[aria-current="page"]')
+      ?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [path]);
   const section = (pattern: string) =>
     path === pattern || (pattern !== '/console' && path.startsWith(`${pattern}/`));

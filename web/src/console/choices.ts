@@ -1,6 +1,5 @@
 // What the console's forms choose from: the fixed options of the API's enums, and the partners and
 // budgets that several pages list in their selects.
-import { formatUnits } from '../shared/format.ts';
 import { useLoad } from '../shared/ui.tsx';
 import { useSession } from './session.tsx';
 import type { Budget, Partner } from './types.ts';
@@ -38,12 +37,9 @@ export function partnerOptions(partners: Partner[] | undefined): Option[] {
   return (partners ?? []).map((p) => ({ value: p.id, label: p.name }));
 }
 
-/** A budget by name and what it has left, for choosing the one that pays. */
-export function budgetOptions(budgets: Budget[]): Option[] {
-  return budgets.map((b) => ({
-    value: b.id,
-    label: `${b.name} (${formatUnits(b.remaining, b.decimals)} ${b.assetSymbol} left)`,
-  }));
+/** A budget by name and what it has left (`describe`: in the operator's language), for choosing the one that pays. */
+export function budgetOptions(budgets: Budget[], describe: (budget: Budget) => string): Option[] {
+  return budgets.map((b) => ({ value: b.id, label: describe(b) }));
 }
 
 /** A filter's "any" choice first, then the given options. */

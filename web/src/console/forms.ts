@@ -33,3 +33,14 @@ export function instantToLocal(instant: string | null): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
+
+/** An instant as read in a time zone (a promotion's), in the console's language; as given if the zone is unknown. */
+export function inZone(instant: string, timeZone: string, lang: string): string {
+  try {
+    return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
+      new Date(instant),
+    );
+  } catch {
+    return instant; // a zone this browser does not know
+  }
+}

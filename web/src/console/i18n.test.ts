@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, MESSAGES, pickLanguage, supportedLanguage } from './i18n.ts';
 import type { Messages } from './i18n.ts';
+import type { ChainPayout } from './pages/chain/PayoutsList.tsx';
+import type { Claim, PromotionType } from './types.ts';
 
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 
@@ -54,6 +56,54 @@ describe('console translations', () => {
     const bases = new Set(flatten(broken).map(([key]) => key.replace(PLURAL, '')));
     expect([...english.keys()].filter((key) => !bases.has(key))).toContain('nav.claims');
   });
+});
+
+// Every value of the API's enums the console shows as words (issue #31 item 13: "draw" was shown
+// untranslated in Korean). A Record over each enum type: a value the API adds fails the typecheck
+// until it is listed here, and then this test until every language has words for it.
+const SHOWN_ENUMS: Array<[string, Record<string, true>]> = [
+  [
+    'claims.sources',
+    { MISSION: true, GROUP: true, DRAW: true, STREAK: true } satisfies Record<Claim['source'], true>,
+  ],
+  [
+    'claims.statuses',
+    { RESERVED: true, REQUESTED: true, SUCCEEDED: true, FAILED: true, REJECTED: true } satisfies Record<
+      Claim['status'],
+      true
+    >,
+  ],
+  [
+    'payouts.statuses',
+    { SIGNED: true, BROADCAST: true, CONFIRMED: true, REVERTED: true, FAILED: true } satisfies Record<
+      ChainPayout['status'],
+      true
+    >,
+  ],
+];
+const PROMOTION_TYPE_KEYS = {
+  COMPOSITE: 'promotionsPage.composite',
+  DAILY_CHECK: 'promotionsPage.dailyCheck',
+} satisfies Record<PromotionType, string>;
+
+describe('enums in words', () => {
+  const lookup = (language: (typeof LANGUAGES)[number], key: string) =>
+    new Map(flatten(MESSAGES[language])).get(key);
+  for (const language of LANGUAGES) {
+    it(`${language} has words for every claim source, claim status, payout status and promotion type`, () => {
+      const keys = [
+        ...SHOWN_ENUMS.flatMap(([prefix, values]) => Object.keys(values).map((v) => `${prefix}.${v}`)),
+        ...Object.values(PROMOTION_TYPE_KEYS),
+      ];
+      for (const key of keys) {
+        const words = lookup(language, key);
+        expect(words, `${language} ${key}`).toBeTruthy();
+        // Not the API's own token (DRAW, COMPOSITE) shown as it is.
+        expect(words, `${language} ${key}`).not.toMatch(/^[A-Z_]+$/);
+        if (language !== 'en') expect(words, `${language} ${key}`).not.toBe(lookup('en', key));
+      }
+    });
+  }
 });
 
 describe('choosing the language', () => {

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import en from './locales/en.json';
 import ja from './locales/ja.json';
 import ko from './locales/ko.json';
+import { firstOfferedLanguage, matchLanguage } from '../shared/language.ts';
 
 export const LANGUAGES = ['en', 'ko', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -23,15 +24,14 @@ export const MESSAGES: Record<Language, Messages> = { en, ko, ja };
 
 export const STORAGE_KEY = 'mrs.console.language';
 
-/** A language tag as one of the console's languages (ko-KR → ko), or undefined. */
+/** A language tag as one of the console's languages (ko-KR → ko), or undefined (src/shared/language.ts). */
 export function supportedLanguage(tag: string | null | undefined): Language | undefined {
-  const primary = (tag ?? '').trim().toLowerCase().split(/[-_]/)[0];
-  return LANGUAGES.find((l) => l === primary);
+  return matchLanguage(tag, LANGUAGES);
 }
 
 /** The stored choice, else the first supported browser language, else English. */
 export function pickLanguage(stored: string | null | undefined, browser: readonly string[]): Language {
-  return supportedLanguage(stored) ?? browser.map(supportedLanguage).find((l) => l !== undefined) ?? 'en';
+  return firstOfferedLanguage([stored, ...browser], LANGUAGES, 'en');
 }
 
 function storedChoice(): string | null {
@@ -57,7 +57,7 @@ consoleI18n.on('languageChanged', (language) => {
 if (typeof document !== 'undefined') document.documentElement.lang = consoleI18n.language;
 
 /** The operator's choice: shown at once and remembered in this browser. */
-export function chooseLanguage(language: Language): void {
+export function switchConsoleLanguage(language: Language): void {
   try {
     localStorage.setItem(STORAGE_KEY, language);
   } catch {

@@ -5,14 +5,18 @@ import './console.css';
 import { I18nextProvider } from 'react-i18next';
 import { ConsoleApp } from './ConsoleApp.tsx';
 import { consoleI18n } from './i18n.ts';
+import { exchangeFirstSignInCode } from './first-sign-in.ts';
 
 import { EnvironmentBanner } from '../shared/environment-banner.tsx';
 
-createRoot(document.getElementById('root') as HTMLElement).render(
-  <StrictMode>
-    <I18nextProvider i18n={consoleI18n}>
-      <EnvironmentBanner />
-      <ConsoleApp />
-    </I18nextProvider>
-  </StrictMode>,
+// A first sign-in code in the address (development) becomes this tab's sign-in before rendering.
+void exchangeFirstSignInCode().then(() =>
+  createRoot(document.getElementById('root') as HTMLElement).render(
+    <StrictMode>
+      <I18nextProvider i18n={consoleI18n}>
+        <EnvironmentBanner audience="operator" />
+        <ConsoleApp />
+      </I18nextProvider>
+    </StrictMode>,
+  ),
 );

@@ -16,6 +16,7 @@ import { WebhooksPage } from './pages/webhooks/WebhooksPage.tsx';
 import { UsersPage } from './pages/UsersPage.tsx';
 import { CredentialsPage } from './pages/CredentialsPage.tsx';
 import { AuditPage } from './pages/AuditPage.tsx';
+import { SharedAddressesPage } from './pages/SharedAddressesPage.tsx';
 
 export interface Route {
   pattern: string;
@@ -46,6 +47,12 @@ export const ROUTES: Route[] = [
   { pattern: '/console/claims', title: 'nav.claims', nav: true, render: () => <ClaimsPage /> },
   { pattern: '/console/draws', title: 'nav.draws', nav: true, render: () => <DrawsPage /> },
   { pattern: '/console/users', title: 'nav.users', nav: true, render: () => <UsersPage /> },
+  {
+    pattern: '/console/shared-addresses',
+    title: 'nav.sharedAddresses',
+    nav: true,
+    render: () => <SharedAddressesPage />,
+  },
   { pattern: '/console/webhooks', title: 'nav.webhooks', nav: true, render: () => <WebhooksPage /> },
   { pattern: '/console/audit', title: 'nav.audit', nav: true, render: () => <AuditPage /> },
   {

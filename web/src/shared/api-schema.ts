@@ -197,6 +197,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/v1/budgets/{id}/reward-wallet/alerts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What needs an operator's attention on the budget's reward wallet: halted, or its dev chain reset
+     * @description What needs an operator's attention on the budget's reward wallet: halted, or its dev chain reset. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_REWARD_WALLET (3606), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getRewardWalletAlerts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/budgets/{id}/reward-wallet/dev-faucet': {
     parameters: {
       query?: never;
@@ -248,7 +268,7 @@ export interface paths {
     put?: never;
     /**
      * Register a reward asset on a chain: a token contract (decimals read from it) or the native coin (no tokenAddress)
-     * @description Register a reward asset on a chain: a token contract (decimals read from it) or the native coin (no tokenAddress). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_CHAIN_NETWORK (3600), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 NOT_A_TOKEN_CONTRACT (3607), 422 IDEMPOTENCY_KEY_REUSED (3901), 503 CHAIN_RPC_UNAVAILABLE (3602), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     * @description Register a reward asset on a chain: a token contract (decimals read from it) or the native coin (no tokenAddress). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_CHAIN_NETWORK (3600), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 NOT_A_TOKEN_CONTRACT (3607), 422 UNSUPPORTED_TOKEN (3621), 422 IDEMPOTENCY_KEY_REUSED (3901), 503 CHAIN_RPC_UNAVAILABLE (3602), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
      */
     post: operations['createChainAsset'];
     delete?: never;
@@ -272,9 +292,53 @@ export interface paths {
     put?: never;
     /**
      * Register an EVM network (its RPC endpoint must answer with this chain id)
-     * @description Register an EVM network (its RPC endpoint must answer with this chain id). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 IDEMPOTENCY_KEY_INVALID (3900), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 CHAIN_ID_MISMATCH (3601), 422 IDEMPOTENCY_KEY_REUSED (3901), 503 CHAIN_RPC_UNAVAILABLE (3602), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     * @description Register an EVM network (its RPC endpoint must answer with this chain id). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 CHAIN_RPC_URL_REFUSED (3622), 400 IDEMPOTENCY_KEY_INVALID (3900), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 CHAIN_ID_MISMATCH (3601), 422 IDEMPOTENCY_KEY_REUSED (3901), 503 CHAIN_RPC_UNAVAILABLE (3602), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
      */
     post: operations['createChainNetwork'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/chain-networks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a network nothing uses (no asset, no wallet); disable one in use instead
+     * @description Remove a network nothing uses (no asset, no wallet); disable one in use instead. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_CHAIN_NETWORK (3600), 409 CHAIN_NETWORK_IN_USE (3624), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    delete: operations['deleteChainNetwork'];
+    options?: never;
+    head?: never;
+    /**
+     * Steer a network: its RPC URLs (tried in order; each must answer the network's chain id), explorer URL, confirmations, or disable / enable it
+     * @description Steer a network: its RPC URLs (tried in order; each must answer the network's chain id), explorer URL, confirmations, or disable / enable it. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 CHAIN_RPC_URL_REFUSED (3622), 404 NOT_FOUND_CHAIN_NETWORK (3600), 422 CHAIN_ID_MISMATCH (3601), 503 CHAIN_RPC_UNAVAILABLE (3602), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    patch: operations['updateChainNetwork'];
+    trace?: never;
+  };
+  '/admin/v1/chain-payouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The outbox's payouts, newest first, with their transactions (filter by status, network, budget, claim)
+     * @description The outbox's payouts, newest first, with their transactions (filter by status, network, budget, claim). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listChainPayouts'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -361,6 +425,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/v1/demo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Development only: seed the demo token campaign (partner, key, funded budget, promotion, webhook endpoint)
+     * @description What `npm run demo` seeds, for examples/partner-server at `partnerServerUrl`. The API key and the webhook secret are shown only in this answer. Refused with 3625 in production.
+     */
+    post: operations['startDemo'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/draws': {
     parameters: {
       query?: never;
@@ -376,7 +460,7 @@ export interface paths {
     put?: never;
     /**
      * Create a lucky draw on a LUCKY_DRAW budget; its commitment is public at once
-     * @description Create a lucky draw on a LUCKY_DRAW budget; its commitment is public at once. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_AMOUNT (3500), 400 BUDGET_TYPE_MISMATCH (3501), 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_REWARD_BUDGET (1902), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 NOT_SET_REWARD_ASSET_DECIMALS (1402), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     * @description Create a lucky draw on a LUCKY_DRAW budget; its commitment is public at once. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_AMOUNT (3500), 400 BUDGET_TYPE_MISMATCH (3501), 400 DRAW_CLOSES_IN_PAST (3014), 400 DRAW_RUNS_BEFORE_CLOSE (3015), 400 IDEMPOTENCY_KEY_INVALID (3900), 404 NOT_FOUND_REWARD_BUDGET (1902), 409 IDEMPOTENCY_KEY_IN_USE (3902), 422 NOT_SET_REWARD_ASSET_DECIMALS (1402), 422 IDEMPOTENCY_KEY_REUSED (3901), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
      */
     post: operations['createDraw'];
     delete?: never;
@@ -402,7 +486,11 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change a draw's title or titles per language (a PATCH with titles replaces them all)
+     * @description Change a draw's title or titles per language (a PATCH with titles replaces them all). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_DRAW (3506), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    patch: operations['updateDraw'];
     trace?: never;
   };
   '/admin/v1/draws/{id}/run': {
@@ -415,10 +503,30 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Run a draw now (once)
-     * @description Run a draw now (once). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_DRAW (3506), 409 DRAW_ALREADY_DRAWN (3507), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     * Run a draw now (once; at or after its scheduled time, after the earlier-closing draws of its budget; a chain draw once the first block after its close is confirmed)
+     * @description Run a draw now (once; at or after its scheduled time, after the earlier-closing draws of its budget; a chain draw once the first block after its close is confirmed). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_DRAW (3506), 409 DRAW_ALREADY_DRAWN (3507), 409 DRAW_NOT_DUE (3508), 409 DRAW_EARLIER_PENDING (3509), 503 DRAW_WAITING_FOR_BLOCK (3016), 503 DRAW_CHAIN_UNAVAILABLE (3017), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
      */
     post: operations['runDraw'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/first-sign-in': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Development only: exchange the one-time code printed at start-up for the first OWNER credential
+     * @description Development only: exchange the one-time code printed at start-up for the first OWNER credential. No credentials. Errors (bodies {code, name, message}; catalog at /docs/errors): 400 FIRST_SIGN_IN_INVALID (3614), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['useFirstSignIn'];
     delete?: never;
     options?: never;
     head?: never;
@@ -741,6 +849,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/v1/payout-addresses/shared': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Payout addresses bound by more than one account (most accounts first)
+     * @description Payout addresses bound by more than one account (most accounts first). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listSharedPayoutAddresses'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/promotions': {
     parameters: {
       query?: never;
@@ -925,6 +1053,26 @@ export interface paths {
     patch: operations['updateAsset'];
     trace?: never;
   };
+  '/admin/v1/reward-wallets/{id}/recover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Recover a wallet halted by a reorg deeper than the confirmations: the lost CONFIRMED payouts are sent again as the same signed transactions (same nonces: never paid twice)
+     * @description Recover a wallet halted by a reorg deeper than the confirmations: the lost CONFIRMED payouts are sent again as the same signed transactions (same nonces: never paid twice). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_REWARD_WALLET (3606), 409 REWARD_WALLET_RUNNING (3623), 503 CHAIN_RPC_UNAVAILABLE (3602), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    post: operations['recoverRewardWallet'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/reward-wallets/reconcile': {
     parameters: {
       query?: never;
@@ -957,6 +1105,26 @@ export interface paths {
      * @description Lucky-draw tickets by TicketFilter (NOT_RECEIVED needs partnerId and partnerUid). Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
      */
     get: operations['listTickets'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/waiting-rewards': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Rewards that wait: for their user to link, or for a wallet to pay a chain claim to
+     * @description Rewards that wait: for their user to link, or for a wallet to pay a chain claim to. Operator API: a bearer admin credential; reading needs the VIEWER role, writing OPERATOR (credential management OWNER). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 ADMIN_UNAUTHORIZED (3200), 403 ADMIN_PERMISSION_DENIED (901), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['listWaitingRewards'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1384,7 +1552,7 @@ export interface paths {
     put?: never;
     /**
      * Bind (or rebind) the wallet that signed the challenge
-     * @description Bind (or rebind) the wallet that signed the challenge. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 SIWE_CHALLENGE_INVALID (3610), 400 SIWE_SIGNATURE_INVALID (3611), 404 NOT_FOUND_CHAIN_NETWORK (3600), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     * @description Bind (or rebind) the wallet that signed the challenge. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 SIWE_CHALLENGE_INVALID (3610), 400 SIWE_SIGNATURE_INVALID (3611), 404 NOT_FOUND_CHAIN_NETWORK (3600), 409 PAYOUT_ADDRESS_TAKEN (3510), 503 CHAIN_RPC_UNAVAILABLE (3602), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 400 MALFORMED_JSON (3001), 415 UNSUPPORTED_MEDIA_TYPE (3003), 413 PAYLOAD_TOO_LARGE (3002), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
      */
     post: operations['bindWallet'];
     delete?: never;
@@ -1402,9 +1570,29 @@ export interface paths {
     };
     /**
      * A one-time Sign-In with Ethereum message for this address, to sign with the wallet
-     * @description A one-time Sign-In with Ethereum message for this address, to sign with the wallet. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_CHAIN_NETWORK (3600), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     * @description A one-time Sign-In with Ethereum message for this address, to sign with the wallet. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 404 NOT_FOUND_CHAIN_NETWORK (3600), 429 WALLET_CHALLENGES_EXHAUSTED (3613), 400 VALIDATION_FAILED (3000), 400 INVALID_CHARACTER (3006), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
      */
     get: operations['getWalletChallenge'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/me/wallet/connectors': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The wallet connectors the mission page may offer, as the operator configured them
+     * @description The wallet connectors the mission page may offer, as the operator configured them. End-user API: the mission page's session cookie (mrs_session). Errors (bodies {code, name, message}; catalog at /docs/errors): 400 INVALID_CHARACTER (3006), 401 USER_UNAUTHORIZED (3210), 429 RATE_LIMITED (3005), 503 SERVICE_UNAVAILABLE (3098).
+     */
+    get: operations['getWalletConnectors'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1583,7 +1771,11 @@ export interface components {
      *       "id": "adc_9LkT2vXq7bNc4mRw1yPe3Q",
      *       "name": "ops: Jiwoo",
      *       "role": "OPERATOR",
-     *       "prefix": "adm_Vq3Lx9"
+     *       "prefix": "adm_Vq3Lx9",
+     *       "webhookUrls": {
+     *         "httpsRequired": true,
+     *         "privateAddressesAllowed": false
+     *       }
      *     }
      */
     AdminIdentity: {
@@ -1591,6 +1783,13 @@ export interface components {
       name: string;
       prefix: string;
       role: components['schemas']['AdminRole'];
+      /** @description What this deployment accepts as a webhook endpoint URL */
+      webhookUrls: {
+        /** @description Endpoint URLs must be https (production) */
+        httpsRequired: boolean;
+        /** @description Endpoints may be loopback, private or link-local addresses (development, tests) */
+        privateAddressesAllowed: boolean;
+      };
     };
     /**
      * @description What a credential may do: VIEWER reads, OPERATOR writes, OWNER also manages credentials
@@ -1624,10 +1823,27 @@ export interface components {
      *       "symbol": "PNT",
      *       "name": "Acme points",
      *       "decimals": 2,
-     *       "createdAt": "2026-11-24T09:00:00.000Z"
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "chain": null
+     *     }
+     * @example {
+     *       "id": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
+     *       "type": "FT",
+     *       "symbol": "USDT",
+     *       "name": "Tether USD",
+     *       "decimals": 6,
+     *       "createdAt": "2026-11-24T09:00:00.000Z",
+     *       "chain": {
+     *         "networkId": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+     *         "networkName": "Kaia",
+     *         "chainId": 8217,
+     *         "tokenAddress": "0xd077a400968890eacc75cdc901f0356c943e4fdb",
+     *         "explorerUrl": "https://kaiascan.io/token/0xd077a400968890eacc75cdc901f0356c943e4fdb"
+     *       }
      *     }
      */
     Asset: {
+      chain: components['schemas']['AssetChain'];
       createdAt: string;
       /** @description null until set (1402 NOT_SET_REWARD_ASSET_DECIMALS); fixed once set */
       decimals: number | null;
@@ -1636,6 +1852,16 @@ export interface components {
       symbol: string;
       type: components['schemas']['AssetType'];
     };
+    /** @description The chain the asset is paid on (added on the chain page: POST /admin/v1/chain-assets); null when it is kept in the ledger only */
+    AssetChain: {
+      chainId: number;
+      /** @description The token's page on the network's explorer: derived from explorerTxUrl when it ends in /tx/{hash}; null otherwise or for a native coin */
+      explorerUrl: string | null;
+      networkId: string;
+      networkName: string;
+      /** @description The token contract (lower case); null when the asset is the network's native coin */
+      tokenAddress: string | null;
+    } | null;
     /**
      * @description Kind of asset (spec 2.3): FT, a fungible token
      * @enum {string}
@@ -1807,8 +2033,12 @@ export interface components {
      *       "name": "Sepolia",
      *       "chainId": 11155111,
      *       "rpcUrl": "https://rpc.sepolia.example",
+     *       "rpcUrls": [
+     *         "https://rpc.sepolia.example"
+     *       ],
      *       "confirmations": 3,
      *       "explorerTxUrl": "https://sepolia.etherscan.io/tx/{hash}",
+     *       "enabled": true,
      *       "createdAt": "2026-11-24T09:00:00.000Z"
      *     }
      */
@@ -1816,11 +2046,77 @@ export interface components {
       chainId: number;
       confirmations: number;
       createdAt: string;
+      /** @description False while disabled: nothing is signed or sent on it */
+      enabled: boolean;
       explorerTxUrl: string | null;
       id: string;
       name: string;
       rpcUrl: string;
+      /** @description rpcUrl and its fallbacks, tried in this order */
+      rpcUrls: string[];
     };
+    /**
+     * @description A chain payout of the outbox and every transaction signed for it
+     * @example {
+     *       "id": "cpo_8Jf2kQ0pXc1rT5vW9yZ3aB",
+     *       "claimId": "clm_8Jf2kQ0pXc1rT5vW9yZ3aB",
+     *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+     *       "walletId": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+     *       "networkId": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+     *       "networkName": "Sepolia",
+     *       "status": "CONFIRMED",
+     *       "nonce": 7,
+     *       "to": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+     *       "amount": "1500000",
+     *       "tokenAddress": "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+     *       "txHash": "0xabababababababababababababababababababababababababababababababab",
+     *       "explorerUrl": "https://sepolia.etherscan.io/tx/0xabababababababababababababababababababababababababababababababab",
+     *       "blockNumber": 123456,
+     *       "broadcasts": 1,
+     *       "replacements": 0,
+     *       "lastError": null,
+     *       "signedAt": "2026-11-24T09:00:00.000Z",
+     *       "settledAt": "2026-11-24T09:00:00.000Z",
+     *       "transactions": [
+     *         {
+     *           "txHash": "0xabababababababababababababababababababababababababababababababab",
+     *           "status": "MINED",
+     *           "signedAt": "2026-11-24T09:00:00.000Z",
+     *           "explorerUrl": "https://sepolia.etherscan.io/tx/0xabababababababababababababababababababababababababababababababab"
+     *         }
+     *       ]
+     *     }
+     */
+    ChainPayout: {
+      /** @description Base units */
+      amount: string;
+      blockNumber: number | null;
+      broadcasts: number;
+      budgetId: string;
+      claimId: string;
+      explorerUrl: string | null;
+      id: string;
+      lastError: string | null;
+      networkId: string;
+      networkName: string;
+      nonce: number;
+      replacements: number;
+      settledAt: string | null;
+      signedAt: string;
+      status: components['schemas']['ChainPayoutStatus'];
+      to: string;
+      tokenAddress: string | null;
+      transactions: {
+        explorerUrl: string | null;
+        signedAt: string;
+        status: string;
+        txHash: string;
+      }[];
+      txHash: string;
+      walletId: string;
+    };
+    /** @enum {string} */
+    ChainPayoutStatus: 'SIGNED' | 'BROADCAST' | 'CONFIRMED' | 'REVERTED' | 'FAILED';
     /**
      * @description A reward claim: a reservation on a budget and its payout
      * @example {
@@ -1845,7 +2141,8 @@ export interface components {
      *       "updatedAt": "2026-11-24T09:05:00.000Z",
      *       "completedBeforeLink": null,
      *       "txHash": null,
-     *       "explorerUrl": null
+     *       "explorerUrl": null,
+     *       "waitsForWallet": false
      *     }
      */
     Claim: {
@@ -1876,6 +2173,8 @@ export interface components {
       /** @description Paid on a chain: the transaction (mined, or in flight) */
       txHash: string | null;
       updatedAt: string;
+      /** @description REQUESTED on a chain, and its user has bound no wallet there: paid once they bind one */
+      waitsForWallet: boolean;
     };
     /**
      * @description One change of a claim's status
@@ -1975,10 +2274,15 @@ export interface components {
      *       "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
      *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
      *       "title": "Weekly draw",
+     *       "titles": {
+     *         "ko": "주간 추첨"
+     *       },
      *       "status": "COMMITTED",
+     *       "closesAt": "2026-11-30T11:00:00.000Z",
      *       "scheduledAt": "2026-11-30T12:00:00.000Z",
      *       "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
      *       "seed": null,
+     *       "beacon": null,
      *       "prizeAmount": "1000",
      *       "assetSymbol": "PNT",
      *       "winnersCount": 1,
@@ -1991,10 +2295,20 @@ export interface components {
      *       "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
      *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
      *       "title": "Weekly draw",
+     *       "titles": {
+     *         "ko": "주간 추첨"
+     *       },
      *       "status": "DRAWN",
+     *       "closesAt": "2026-11-30T11:00:00.000Z",
      *       "scheduledAt": "2026-11-30T12:00:00.000Z",
      *       "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
      *       "seed": "4a1c0e7d3b9f2a6c8e5d1b7f0a3c9e2d",
+     *       "beacon": {
+     *         "chainId": 1001,
+     *         "networkName": "Kaia Kairos",
+     *         "blockNumber": 171234567,
+     *         "blockHash": "0x3f2a9c1e5b7d4f60a8c2e1d9b3f5a7c4e6d8b0a2c4e6f8a1b3d5f7a9c1e3b5d7"
+     *       },
      *       "prizeAmount": "1000",
      *       "assetSymbol": "PNT",
      *       "winnersCount": 1,
@@ -2013,12 +2327,18 @@ export interface components {
      */
     Draw: {
       assetSymbol: string;
+      beacon: components['schemas']['DrawBeacon'];
       budgetId: string;
+      /** @description When the ticket set closed or closes (tickets received by then take part); fixed at creation */
+      closesAt: string;
       /** @description SHA-256 (hex) of the seed, published before the draw */
       commitment: string;
+      /** @description The asset's decimals, to show the prize */
+      decimals?: number;
       drawnAt: string | null;
       id: string;
       prizeAmount: string;
+      /** @description When the draw runs (at or after closesAt); it cannot run before */
       scheduledAt: string;
       /** @description Published after the draw */
       seed: string | null;
@@ -2026,7 +2346,9 @@ export interface components {
       ticketCount: number | null;
       /** @description Every ticket in the draw, to recompute the winners */
       tickets: string[] | null;
+      /** @description The default title; on the public view, the reader's language's title when there is one */
       title: string;
+      titles: components['schemas']['Titles'];
       winners:
         | {
             ticketId: string;
@@ -2034,6 +2356,15 @@ export interface components {
         | null;
       winnersCount: number;
     };
+    /** @description The chain the draw's budget pays on, whose first block after closesAt is mixed into the seed; null for a ledger budget (tickets score SHA-256(seed:ticketId)) */
+    DrawBeacon: {
+      /** @description That block's hash (0x, lowercase hex): tickets score SHA-256(seed:blockHash:ticketId) */
+      blockHash: string | null;
+      /** @description The first block mined after closesAt (set by the run) */
+      blockNumber: number | null;
+      chainId: number;
+      networkName: string | null;
+    } | null;
     /** @enum {string} */
     DrawStatus: 'COMMITTED' | 'DRAWN';
     /** @description The body of every error response. */
@@ -2164,7 +2495,8 @@ export interface components {
      *       "createdAt": "2026-11-24T09:00:00.000Z",
      *       "updatedAt": "2026-11-24T09:05:00.000Z",
      *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-     *       "explorerUrl": "https://sepolia.etherscan.io/tx/0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       "explorerUrl": "https://sepolia.etherscan.io/tx/0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+     *       "waitsForWallet": false
      *     }
      */
     MyClaim: {
@@ -2180,6 +2512,7 @@ export interface components {
       status: string;
       txHash: string | null;
       updatedAt: string;
+      waitsForWallet: boolean;
     };
     /**
      * @description A mission as the signed-in user sees it: this period's progress, reward and claim
@@ -2203,7 +2536,8 @@ export interface components {
      *       "reward": {
      *         "type": "FIXED",
      *         "amount": "50",
-     *         "assetSymbol": "PNT"
+     *         "assetSymbol": "PNT",
+     *         "decimals": 2
      *       },
      *       "claim": {
      *         "status": "SUCCEEDED",
@@ -2236,6 +2570,8 @@ export interface components {
       reward: {
         amount: string | null;
         assetSymbol: string;
+        /** @description The asset's decimals, to show the amount */
+        decimals: number;
         type: string;
       } | null;
       target: number | null;
@@ -2268,7 +2604,13 @@ export interface components {
      *       "periodKey": "2026-11-24",
      *       "drawId": "drw_C9tL4nWq7vKm2xRb6yZe1g",
      *       "won": true,
-     *       "createdAt": "2026-11-24T09:05:00.000Z"
+     *       "createdAt": "2026-11-24T09:05:00.000Z",
+     *       "prize": {
+     *         "amount": "20",
+     *         "assetSymbol": "PNT",
+     *         "decimals": 2,
+     *         "claimStatus": "SUCCEEDED"
+     *       }
      *     }
      */
     MyTicket: {
@@ -2278,6 +2620,14 @@ export interface components {
       missionId: string;
       missionTitle: string;
       periodKey: string;
+      prize: {
+        /** @description Whole units, a decimal string */
+        amount: string;
+        assetSymbol: string;
+        /** @description The prize claim's status (SUCCEEDED once paid) */
+        claimStatus: string;
+        decimals: number;
+      } | null;
       status: string;
       won: boolean | null;
     };
@@ -2520,6 +2870,28 @@ export interface components {
       networkId: string;
     };
     /**
+     * @description What needs an operator's attention on a budget's reward wallet
+     * @example {
+     *       "walletId": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+     *       "halted": {
+     *         "at": "2026-11-24T09:00:00.000Z",
+     *         "reason": "the chain's nonce of 0x… on Sepolia is 3 but the outbox settled nonce 4: a reorg deeper than the confirmations removed settled transfers"
+     *       },
+     *       "devChainResetAt": null
+     *     }
+     */
+    RewardWalletAlerts: {
+      /** @description When the wallet's development chain was last found reset (a new chain at each start): transfers confirmed before are gone with the earlier chain */
+      devChainResetAt: string | null;
+      /** @description Set while a reorg deeper than the confirmations has the wallet halted: nothing is paid from it until an OWNER recovers it (POST /admin/v1/reward-wallets/{id}/recover) */
+      halted: {
+        /** @description ISO 8601 */
+        at: string;
+        reason: string;
+      } | null;
+      walletId: string;
+    };
+    /**
      * @description A budget's reward wallet with its balances on chain and what it owes
      * @example {
      *       "id": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
@@ -2555,10 +2927,38 @@ export interface components {
       warning: string | null;
     };
     /**
+     * @example {
+     *       "walletId": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+     *       "chainNonce": 12,
+     *       "resent": []
+     *     }
+     */
+    RewardWalletRecovery: {
+      chainNonce: number;
+      resent: {
+        claimId: string;
+        nonce: number;
+        payoutId: string;
+      }[];
+      walletId: string;
+    };
+    /**
      * @description preview (testing) or production (live), spec 1
      * @enum {string}
      */
     ServiceEnvironment: 'preview' | 'production';
+    /** @description A payout address that several platform accounts have bound, and those accounts */
+    SharedPayoutAddress: {
+      accounts: {
+        accountId: string;
+        boundAt: string;
+        /** @description The chain the account bound the address for */
+        chainId: number;
+        displayName: string | null;
+      }[];
+      /** @description The payout address, lower case */
+      address: string;
+    };
     /**
      * @example {
      *       "accountId": "acc_Ue8rWq2mZt5nKc1vXb7LyA",
@@ -2676,6 +3076,54 @@ export interface components {
     };
     /**
      * @example {
+     *       "kind": "NO_WALLET",
+     *       "claimId": "clm_M3kX9vLq2tNc7wRb4yPe8A",
+     *       "reward": "CLAIM",
+     *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+     *       "partnerUid": "user-3",
+     *       "accountId": "acc_Ue8rWq2mZt5nKc1vXb7LyA",
+     *       "source": "MISSION",
+     *       "sourceId": "msn_T6pL2xQ9vNc4mKw8rYb1sA",
+     *       "missionKey": "daily-login",
+     *       "periodKey": "2026-11-26",
+     *       "budgetId": "bdg_Q2w8Lk3vN7cX1mRt9yPe4A",
+     *       "amount": "2.5",
+     *       "assetSymbol": "DEVT",
+     *       "decimals": 18,
+     *       "since": "2026-11-24T09:00:00.000Z",
+     *       "unpaidAfter": null
+     *     }
+     */
+    WaitingReward: {
+      accountId: string | null;
+      /** @description Decimal string; null for a ticket */
+      amount: string | null;
+      assetSymbol: string;
+      budgetId: string;
+      /** @description null: no claim before the link */
+      claimId: string | null;
+      decimals: number;
+      /**
+       * @description UNLINKED: the partner user has not linked (granted when they link); NO_WALLET: a chain claim whose user has bound no wallet on its chain (paid once they bind one)
+       * @enum {string}
+       */
+      kind: 'UNLINKED' | 'NO_WALLET';
+      missionKey: string | null;
+      partnerId: string;
+      partnerUid: string;
+      periodKey: string;
+      /** @enum {string} */
+      reward: 'CLAIM' | 'TICKET';
+      /** @description When it was earned */
+      since: string;
+      /** @enum {string} */
+      source: 'MISSION' | 'GROUP' | 'DRAW' | 'STREAK';
+      sourceId: string;
+      /** @description UNLINKED: a link after this instant no longer pays it (CLAIM_RESERVATION_TTL_SECONDS) */
+      unpaidAfter: string | null;
+    };
+    /**
+     * @example {
      *       "message": "localhost:8080 wants you to sign in with your Ethereum account:\n0x8ba1f109551bD432803012645Ac136ddd64DBA72\n\nBind this wallet to your rewards account.\n\nURI: http://localhost:8080\nVersion: 1\nChain ID: 11155111\nNonce: 7Qm2xK9vLc4tNw1y\nIssued At: 2026-11-24T09:00:00.000Z\nExpiration Time: 2026-11-24T09:10:00.000Z",
      *       "nonce": "7Qm2xK9vLc4tNw1y",
      *       "expiresAt": "2026-11-24T09:10:00.000Z"
@@ -2685,6 +3133,32 @@ export interface components {
       expiresAt: string;
       message: string;
       nonce: string;
+    };
+    /**
+     * @description Which wallet connectors the mission page offers here (docs/wallets.md)
+     * @example {
+     *       "chainId": 8217,
+     *       "injected": true,
+     *       "miniDapp": {
+     *         "clientId": "b3c9a6e2-example",
+     *         "sdkUrl": "https://static.kaiawallet.io/js/dapp-portal-sdk.js"
+     *       },
+     *       "devWallet": false
+     *     }
+     */
+    WalletConnectors: {
+      /** @description The chain rewards are paid on (the first registered network); null: none yet */
+      chainId: number | null;
+      /** @description A development wallet kept in the browser is offered (never with NODE_ENV=production) */
+      devWallet: boolean;
+      /** @description Injected wallets (EIP-6963, window.ethereum) are offered */
+      injected: boolean;
+      /** @description The LINE Mini Dapp SDK wallet, when the operator configured a client id */
+      miniDapp: {
+        clientId: string;
+        /** @description Where the page loads the Mini Dapp SDK from (never bundled) */
+        sdkUrl: string;
+      } | null;
     };
     /** @enum {string} */
     WalletKeyOrigin: 'CREATED' | 'IMPORTED';
@@ -4196,6 +4670,93 @@ export interface operations {
       };
     };
   };
+  getRewardWalletAlerts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Budget id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What needs an operator's attention on a budget's reward wallet */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "walletId": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+           *       "halted": {
+           *         "at": "2026-11-24T09:00:00.000Z",
+           *         "reason": "the chain's nonce of 0x… on Sepolia is 3 but the outbox settled nonce 4: a reorg deeper than the confirmations removed settled transfers"
+           *       },
+           *       "devChainResetAt": null
+           *     }
+           */
+          'application/json': components['schemas']['RewardWalletAlerts'];
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3606 NOT_FOUND_REWARD_WALLET: The budget has no reward wallet yet; create one first. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   fundDevRewardWallet: {
     parameters: {
       query?: never;
@@ -4594,7 +5155,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description 3607 NOT_A_TOKEN_CONTRACT: The token address has no contract code on the network; check the address and network. 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
+      /** @description 3607 NOT_A_TOKEN_CONTRACT: The token address has no contract code on the network; check the address and network. 3621 UNSUPPORTED_TOKEN: The token does not behave as the payout needs (its dry-run transfer returns false or reverts); use a standard ERC-20. 3901 IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was used in the last 24 hours with another request; use a new key for a new request. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4646,8 +5207,12 @@ export interface operations {
            *           "name": "Sepolia",
            *           "chainId": 11155111,
            *           "rpcUrl": "https://rpc.sepolia.example",
+           *           "rpcUrls": [
+           *             "https://rpc.sepolia.example"
+           *           ],
            *           "confirmations": 3,
            *           "explorerTxUrl": "https://sepolia.etherscan.io/tx/{hash}",
+           *           "enabled": true,
            *           "createdAt": "2026-11-24T09:00:00.000Z"
            *         }
            *       ]
@@ -4751,15 +5316,19 @@ export interface operations {
            *       "name": "Sepolia",
            *       "chainId": 11155111,
            *       "rpcUrl": "https://rpc.sepolia.example",
+           *       "rpcUrls": [
+           *         "https://rpc.sepolia.example"
+           *       ],
            *       "confirmations": 3,
            *       "explorerTxUrl": "https://sepolia.etherscan.io/tx/{hash}",
+           *       "enabled": true,
            *       "createdAt": "2026-11-24T09:00:00.000Z"
            *     }
            */
           'application/json': components['schemas']['ChainNetwork'];
         };
       };
-      /** @description 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      /** @description 3622 CHAIN_RPC_URL_REFUSED: The RPC or explorer URL is not allowed: it must be http(s) without credentials, and in production on a public address unless its host is in CHAIN_RPC_ALLOWED_HOSTS. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4842,6 +5411,337 @@ export interface operations {
       };
     };
   };
+  deleteChainNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3600 NOT_FOUND_CHAIN_NETWORK: No EVM network has this id (or none is configured); register the network first. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3624 CHAIN_NETWORK_IN_USE: The network still has assets or reward wallets; disable it instead of removing it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateChainNetwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Network id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "rpcUrls": [
+         *         "https://rpc.sepolia.example",
+         *         "https://rpc2.sepolia.example"
+         *       ]
+         *     }
+         */
+        'application/json': {
+          confirmations?: number;
+          enabled?: boolean;
+          explorerTxUrl?: string | null;
+          rpcUrls?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description An EVM network rewards can be paid on */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+           *       "name": "Sepolia",
+           *       "chainId": 11155111,
+           *       "rpcUrl": "https://rpc.sepolia.example",
+           *       "rpcUrls": [
+           *         "https://rpc.sepolia.example"
+           *       ],
+           *       "confirmations": 3,
+           *       "explorerTxUrl": "https://sepolia.etherscan.io/tx/{hash}",
+           *       "enabled": true,
+           *       "createdAt": "2026-11-24T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['ChainNetwork'];
+        };
+      };
+      /** @description 3622 CHAIN_RPC_URL_REFUSED: The RPC or explorer URL is not allowed: it must be http(s) without credentials, and in production on a public address unless its host is in CHAIN_RPC_ALLOWED_HOSTS. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3600 NOT_FOUND_CHAIN_NETWORK: No EVM network has this id (or none is configured); register the network first. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3601 CHAIN_ID_MISMATCH: The network's RPC endpoint reports another chain id; check the RPC URL and chain id. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3602 CHAIN_RPC_UNAVAILABLE: The network's RPC endpoint did not answer; retry shortly or check the endpoint. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listChainPayouts: {
+    parameters: {
+      query?: {
+        budgetId?: string;
+        claimId?: string;
+        cursor?: string;
+        limit?: number;
+        networkId?: string;
+        status?: components['schemas']['ChainPayoutStatus'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "cpo_8Jf2kQ0pXc1rT5vW9yZ3aB",
+           *           "claimId": "clm_8Jf2kQ0pXc1rT5vW9yZ3aB",
+           *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
+           *           "walletId": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+           *           "networkId": "net_Q7cK4vLm1tNw6xRb3yPe9A",
+           *           "networkName": "Sepolia",
+           *           "status": "CONFIRMED",
+           *           "nonce": 7,
+           *           "to": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+           *           "amount": "1500000",
+           *           "tokenAddress": "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+           *           "txHash": "0xabababababababababababababababababababababababababababababababab",
+           *           "explorerUrl": "https://sepolia.etherscan.io/tx/0xabababababababababababababababababababababababababababababababab",
+           *           "blockNumber": 123456,
+           *           "broadcasts": 1,
+           *           "replacements": 0,
+           *           "lastError": null,
+           *           "signedAt": "2026-11-24T09:00:00.000Z",
+           *           "settledAt": "2026-11-24T09:00:00.000Z",
+           *           "transactions": [
+           *             {
+           *               "txHash": "0xabababababababababababababababababababababababababababababababab",
+           *               "status": "MINED",
+           *               "signedAt": "2026-11-24T09:00:00.000Z",
+           *               "explorerUrl": "https://sepolia.etherscan.io/tx/0xabababababababababababababababababababababababababababababababab"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "nextCursor": null
+           *     }
+           */
+          'application/json': {
+            items: components['schemas']['ChainPayout'][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   listClaims: {
     parameters: {
       query?: {
@@ -4896,7 +5796,8 @@ export interface operations {
            *           "updatedAt": "2026-11-24T09:05:00.000Z",
            *           "completedBeforeLink": null,
            *           "txHash": null,
-           *           "explorerUrl": null
+           *           "explorerUrl": null,
+           *           "waitsForWallet": false
            *         }
            *       ]
            *     }
@@ -5260,6 +6161,145 @@ export interface operations {
       };
     };
   };
+  startDemo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "partnerServerUrl": "http://localhost:3000"
+         *     }
+         */
+        'application/json': {
+          /** @description The asset paid: the development chain's token (ast_devtoken) by default; a ledger asset gets no reward wallet */
+          assetId?: string;
+          /**
+           * Format: uri
+           * @description Where examples/partner-server listens (default http://localhost:3000)
+           */
+          partnerServerUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *       "apiKey": "mrk_Vq3Lx9mK2tNw7cRb4yPe1sZd6gHa3uJf0oVi5kXq7tC",
+           *       "webhookSecret": "whsec_4Xk2mP9qLw7tNc3vBz8yRd1sHf6gJa0u",
+           *       "budgetId": "bdg_Q2w8Lk3vN7cX1mRt9yPe4A",
+           *       "promotionId": "prm_N7cW2qLx9vRt4mKb8sYe1g",
+           *       "missionKeys": [
+           *         "daily-login",
+           *         "play-3-games"
+           *       ],
+           *       "rewardWalletAddress": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+           *       "partnerServerUrl": "http://localhost:3000",
+           *       "partnerServerCommand": "MRS_BASE_URL=http://localhost:8080 … npx tsx examples/partner-server/server.ts"
+           *     }
+           */
+          'application/json': {
+            /** @description mrk_...: shown only in this answer */
+            apiKey: string;
+            budgetId: string;
+            missionKeys: string[];
+            partnerId: string;
+            /** @description The shell command that starts examples/partner-server against this campaign */
+            partnerServerCommand: string;
+            partnerServerUrl: string;
+            promotionId: string;
+            /** @description The budget's reward wallet; null for a ledger asset */
+            rewardWalletAddress: string | null;
+            /** @description shown only in this answer */
+            webhookSecret: string;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3625 DEMO_DEVELOPMENT_ONLY: The demo campaign is seeded only by a development service (NODE_ENV is not production); set up a real campaign instead. 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3626 DEMO_SEED_FAILED: A step of the demo campaign was refused (the message names it; nothing was kept); most often the development chain or its token is not there yet: wait for the service to finish starting. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   listDraws: {
     parameters: {
       query?: {
@@ -5285,10 +6325,15 @@ export interface operations {
            *           "id": "drw_C9tL4nWq7vKm2xRb6yZe1g",
            *           "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
            *           "title": "Weekly draw",
+           *           "titles": {
+           *             "ko": "주간 추첨"
+           *           },
            *           "status": "COMMITTED",
+           *           "closesAt": "2026-11-30T11:00:00.000Z",
            *           "scheduledAt": "2026-11-30T12:00:00.000Z",
            *           "commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
            *           "seed": null,
+           *           "beacon": null,
            *           "prizeAmount": "1000",
            *           "assetSymbol": "PNT",
            *           "winnersCount": 1,
@@ -5371,19 +6416,34 @@ export interface operations {
          * @example {
          *       "budgetId": "bdg_T6nW1qKx8cLm3vRb5yZe7g",
          *       "title": "Weekly draw",
+         *       "titles": {
+         *         "ko": "주간 추첨",
+         *         "ja": "週間抽選"
+         *       },
          *       "prizeAmount": "1000",
          *       "winnersCount": 3,
+         *       "closesAt": "2026-11-30T11:00:00.000Z",
          *       "scheduledAt": "2026-11-30T12:00:00.000Z"
          *     }
          */
         'application/json': {
           /** @description Budget id */
           budgetId: string;
+          /**
+           * Format: date-time
+           * @description When the ticket set closes (tickets received by then take part); not in the past, at or before scheduledAt. Default: scheduledAt
+           */
+          closesAt?: string;
           /** @description Whole units per winner */
           prizeAmount: string;
-          /** Format: date-time */
+          /**
+           * Format: date-time
+           * @description When the draw runs (by itself, or by an operator from then on)
+           */
           scheduledAt: string;
+          /** @description The default title, and the fallback */
           title: string;
+          titles?: components['schemas']['Titles'];
           winnersCount: number;
         };
       };
@@ -5398,7 +6458,7 @@ export interface operations {
           'application/json': components['schemas']['Draw'];
         };
       };
-      /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3501 BUDGET_TYPE_MISMATCH: The reward type does not match the budget's type (FIXED or LUCKY_DRAW); choose a matching budget. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      /** @description 3500 INVALID_AMOUNT: The amount is not a plain positive decimal within the asset's decimals; send one such as 12.5. 3501 BUDGET_TYPE_MISMATCH: The reward type does not match the budget's type (FIXED or LUCKY_DRAW); choose a matching budget. 3014 DRAW_CLOSES_IN_PAST: A draw's closesAt is before now: its tickets would be known when it is created; choose a close time from now on. 3015 DRAW_RUNS_BEFORE_CLOSE: A draw's scheduledAt is before its closesAt; it runs at or after the close of its tickets, so set scheduledAt later. 3900 IDEMPOTENCY_KEY_INVALID: The Idempotency-Key header is empty, too long, repeated or holds forbidden characters; send one printable ASCII key. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5567,6 +6627,116 @@ export interface operations {
       };
     };
   };
+  updateDraw: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Draw id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "titles": {
+         *         "ko": "주간 추첨",
+         *         "th": "จับรางวัลประจำสัปดาห์"
+         *       }
+         *     }
+         */
+        'application/json': {
+          title?: string;
+          titles?: components['schemas']['Titles'];
+        };
+      };
+    };
+    responses: {
+      /** @description A lucky draw: committed to a seed before (COMMITTED), its seed and winners published after (DRAWN) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Draw'];
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3506 NOT_FOUND_DRAW: No lucky draw has this id; check the id (list the draws). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   runDraw: {
     parameters: {
       query?: never;
@@ -5624,8 +6794,98 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description 3507 DRAW_ALREADY_DRAWN: The draw has already run; read its winners instead. */
+      /** @description 3507 DRAW_ALREADY_DRAWN: The draw has already run; read its winners instead. 3508 DRAW_NOT_DUE: The draw runs at its scheduledAt (its tickets close at closesAt, at or before it) and cannot run before; run it at or after scheduledAt. 3509 DRAW_EARLIER_PENDING: An earlier-scheduled draw of the same budget has not run; run that one first (draws of a budget run in scheduled order). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3016 DRAW_WAITING_FOR_BLOCK: The draw mixes the hash of the first block mined after closesAt into its seed, and that block is not mined or not confirmed yet; retry after Retry-After seconds. 3017 DRAW_CHAIN_UNAVAILABLE: The draw needs a block hash from its budget's network, whose RPC endpoint did not answer; it waits (never takes another block): retry later. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  useFirstSignIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "code": "fsi_4Xk2mP9qLw7tNc3vBz8yRd1sHf6gJa0uKe5oVi2xQ"
+         *     }
+         */
+        'application/json': {
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "adc_7Qm2xK9vLc4tNw1yHs3r0A",
+           *       "name": "first owner (development)",
+           *       "role": "OWNER",
+           *       "secret": "adm_Vq3Lx9mK2tNw7cRb4yPe1sZd6gHa3uJf0oVi5kXq7tC"
+           *     }
+           */
+          'application/json': {
+            id: string;
+            name: string;
+            role: string;
+            /** @description adm_...: shown only in this answer */
+            secret: string;
+          };
+        };
+      };
+      /** @description 3614 FIRST_SIGN_IN_INVALID: The development first sign-in code is unknown, used or expired, or an operator credential exists already; restart for a new code or sign in with a credential. 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
         headers: {
           [name: string]: unknown;
         };
@@ -5691,7 +6951,11 @@ export interface operations {
            *       "id": "adc_9LkT2vXq7bNc4mRw1yPe3Q",
            *       "name": "ops: Jiwoo",
            *       "role": "OPERATOR",
-           *       "prefix": "adm_Vq3Lx9"
+           *       "prefix": "adm_Vq3Lx9",
+           *       "webhookUrls": {
+           *         "httpsRequired": true,
+           *         "privateAddressesAllowed": false
+           *       }
            *     }
            */
           'application/json': components['schemas']['AdminIdentity'];
@@ -8060,6 +9324,101 @@ export interface operations {
       };
     };
   };
+  listSharedPayoutAddresses: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "address": "0x8ba1f109551bd432803012645ac136ddd64dba72",
+           *           "accounts": [
+           *             {
+           *               "accountId": "acc_4f2b8c1d9e7a6b5c",
+           *               "displayName": "Mina",
+           *               "chainId": 8217,
+           *               "boundAt": "2026-11-20T08:00:00.000Z"
+           *             },
+           *             {
+           *               "accountId": "acc_9a1c3e5f7b2d4c6e",
+           *               "displayName": null,
+           *               "chainId": 8217,
+           *               "boundAt": "2026-11-21T09:30:00.000Z"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "total": 1
+           *     }
+           */
+          'application/json': {
+            items: components['schemas']['SharedPayoutAddress'][];
+            total: number;
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   listPromotions: {
     parameters: {
       query?: {
@@ -9248,7 +10607,8 @@ export interface operations {
            *           "symbol": "PNT",
            *           "name": "Acme points",
            *           "decimals": 2,
-           *           "createdAt": "2026-11-24T09:00:00.000Z"
+           *           "createdAt": "2026-11-24T09:00:00.000Z",
+           *           "chain": null
            *         }
            *       ]
            *     }
@@ -9341,16 +10701,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "id": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
-           *       "type": "FT",
-           *       "symbol": "PNT",
-           *       "name": "Acme points",
-           *       "decimals": 2,
-           *       "createdAt": "2026-11-24T09:00:00.000Z"
-           *     }
-           */
           'application/json': components['schemas']['Asset'];
         };
       };
@@ -9455,16 +10805,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "id": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
-           *       "type": "FT",
-           *       "symbol": "PNT",
-           *       "name": "Acme points",
-           *       "decimals": 2,
-           *       "createdAt": "2026-11-24T09:00:00.000Z"
-           *     }
-           */
           'application/json': components['schemas']['Asset'];
         };
       };
@@ -9549,16 +10889,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "id": "ast_K8vQ3nLc6tWm1xRb9yPe2A",
-           *       "type": "FT",
-           *       "symbol": "PNT",
-           *       "name": "Acme points",
-           *       "decimals": 2,
-           *       "createdAt": "2026-11-24T09:00:00.000Z"
-           *     }
-           */
           'application/json': components['schemas']['Asset'];
         };
       };
@@ -9635,6 +10965,117 @@ export interface operations {
         };
       };
       /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  recoverRewardWallet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Reward wallet id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "walletId": "rwl_X2nL8qKv5tWm9cRb1yZe4g",
+           *       "chainNonce": 12,
+           *       "resent": []
+           *     }
+           */
+          'application/json': components['schemas']['RewardWalletRecovery'];
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. 3001 MALFORMED_JSON: The body is not valid JSON (or is empty with a JSON content type); send a well-formed JSON body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3606 NOT_FOUND_REWARD_WALLET: The budget has no reward wallet yet; create one first. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3623 REWARD_WALLET_RUNNING: The reward wallet is not halted, so there is nothing to recover; recover only a halted wallet. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3003 UNSUPPORTED_MEDIA_TYPE: The body is not application/json; send JSON with Content-Type: application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3602 CHAIN_RPC_UNAVAILABLE: The network's RPC endpoint did not answer; retry shortly or check the endpoint. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -9769,6 +11210,116 @@ export interface operations {
            */
           'application/json': {
             items: components['schemas']['Ticket'][];
+          };
+        };
+      };
+      /** @description 3000 VALIDATION_FAILED: A field is missing, of the wrong type, out of range or unknown (see field); fix the request and send it again. 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3200 ADMIN_UNAUTHORIZED: The Authorization bearer is missing, unknown or revoked; send a live admin credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 901 ADMIN_PERMISSION_DENIED: The operator credential's role does not allow this operation; use a credential with the needed role (VIEWER reads, OPERATOR writes, OWNER manages admins). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listWaitingRewards: {
+    parameters: {
+      query?: {
+        /** @description Account id */
+        accountId?: string;
+        /** @description UNLINKED: the partner user has not linked (granted when they link); NO_WALLET: a chain claim whose user has bound no wallet on its chain (paid once they bind one) */
+        kind?: 'UNLINKED' | 'NO_WALLET';
+        limit?: number;
+        offset?: number;
+        /** @description Partner id */
+        partnerId?: string;
+        partnerUid?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "kind": "NO_WALLET",
+           *           "claimId": "clm_M3kX9vLq2tNc7wRb4yPe8A",
+           *           "reward": "CLAIM",
+           *           "partnerId": "ptn_Zq3vX9LmB2cT7rYk1sWd0A",
+           *           "partnerUid": "user-3",
+           *           "accountId": "acc_Ue8rWq2mZt5nKc1vXb7LyA",
+           *           "source": "MISSION",
+           *           "sourceId": "msn_T6pL2xQ9vNc4mKw8rYb1sA",
+           *           "missionKey": "daily-login",
+           *           "periodKey": "2026-11-26",
+           *           "budgetId": "bdg_Q2w8Lk3vN7cX1mRt9yPe4A",
+           *           "amount": "2.5",
+           *           "assetSymbol": "DEVT",
+           *           "decimals": 18,
+           *           "since": "2026-11-24T09:00:00.000Z",
+           *           "unpaidAfter": null
+           *         }
+           *       ],
+           *       "counts": {
+           *         "UNLINKED": 1,
+           *         "NO_WALLET": 1
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @description How many of each kind match the filter (all pages) */
+            counts: {
+              NO_WALLET: number;
+              UNLINKED: number;
+            };
+            items: components['schemas']['WaitingReward'][];
           };
         };
       };
@@ -10893,7 +12444,10 @@ export interface operations {
   };
   getPublicDraw: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The reader's language (en, ko, ja, zh-TW, th); titles come in it when the operator gave one. Else Accept-Language, else the default title */
+        lang?: string;
+      };
       header?: never;
       path: {
         /** @description Draw id */
@@ -11275,6 +12829,10 @@ export interface operations {
   listMyClaims: {
     parameters: {
       query?: {
+        /** @description The previous page's nextCursor (opaque); omitted for the first page */
+        cursor?: string;
+        /** @description Items per page (default 100) */
+        limit?: number;
         /** @description Status of a reward claim (spec 2.3) */
         status?: components['schemas']['ClaimStatus'];
       };
@@ -11305,13 +12863,17 @@ export interface operations {
            *           "createdAt": "2026-11-24T09:00:00.000Z",
            *           "updatedAt": "2026-11-24T09:05:00.000Z",
            *           "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-           *           "explorerUrl": "https://sepolia.etherscan.io/tx/0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+           *           "explorerUrl": "https://sepolia.etherscan.io/tx/0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+           *           "waitsForWallet": false
            *         }
-           *       ]
+           *       ],
+           *       "nextCursor": null
            *     }
            */
           'application/json': {
             items: components['schemas']['MyClaim'][];
+            /** @description Pass as cursor for the next page; null on the last page */
+            nextCursor: string | null;
           };
         };
       };
@@ -11394,7 +12956,8 @@ export interface operations {
            *           "reward": {
            *             "type": "FIXED",
            *             "amount": "50",
-           *             "assetSymbol": "PNT"
+           *             "assetSymbol": "PNT",
+           *             "decimals": 2
            *           },
            *           "claim": {
            *             "status": "SUCCEEDED",
@@ -11552,10 +13115,14 @@ export interface operations {
   listMyTickets: {
     parameters: {
       query?: {
+        /** @description The previous page's nextCursor (opaque); omitted for the first page */
+        cursor?: string;
         /** @description A lucky-draw ticket's state, and the filter on it (spec 2.3 TicketFilter) */
         filter?: components['schemas']['TicketFilter'];
         /** @description The reader's language (en, ko, ja, zh-TW, th); titles come in it when the operator gave one. Else Accept-Language, else the default title */
         lang?: string;
+        /** @description Items per page (default 100) */
+        limit?: number;
       };
       header?: never;
       path?: never;
@@ -11580,13 +13147,22 @@ export interface operations {
            *           "periodKey": "2026-11-24",
            *           "drawId": "drw_C9tL4nWq7vKm2xRb6yZe1g",
            *           "won": true,
-           *           "createdAt": "2026-11-24T09:05:00.000Z"
+           *           "createdAt": "2026-11-24T09:05:00.000Z",
+           *           "prize": {
+           *             "amount": "20",
+           *             "assetSymbol": "PNT",
+           *             "decimals": 2,
+           *             "claimStatus": "SUCCEEDED"
+           *           }
            *         }
-           *       ]
+           *       ],
+           *       "nextCursor": null
            *     }
            */
           'application/json': {
             items: components['schemas']['MyTicket'][];
+            /** @description Pass as cursor for the next page; null on the last page */
+            nextCursor: string | null;
           };
         };
       };
@@ -11765,6 +13341,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description 3510 PAYOUT_ADDRESS_TAKEN: Another account has bound this payout address, and this service allows one account per address; bind a wallet of your own. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description 3002 PAYLOAD_TOO_LARGE: The body is larger than the service accepts (64 KiB by default); send a smaller body. */
       413: {
         headers: {
@@ -11792,7 +13377,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      /** @description 3602 CHAIN_RPC_UNAVAILABLE: The network's RPC endpoint did not answer; retry shortly or check the endpoint. 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -11855,6 +13440,73 @@ export interface operations {
       };
       /** @description 3600 NOT_FOUND_CHAIN_NETWORK: No EVM network has this id (or none is configured); register the network first. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3613 WALLET_CHALLENGES_EXHAUSTED: The address holds too many unsigned wallet challenges (issued to other accounts); wait for them to expire and ask again. 3005 RATE_LIMITED: Too many requests (or failed credentials) from this address or partner; wait for Retry-After seconds, then retry. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3098 SERVICE_UNAVAILABLE: The service or its database is busy or unreachable for a moment; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getWalletConnectors: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Which wallet connectors the mission page offers here (docs/wallets.md) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "chainId": 8217,
+           *       "injected": true,
+           *       "miniDapp": {
+           *         "clientId": "b3c9a6e2-example",
+           *         "sdkUrl": "https://static.kaiawallet.io/js/dapp-portal-sdk.js"
+           *       },
+           *       "devWallet": false
+           *     }
+           */
+          'application/json': components['schemas']['WalletConnectors'];
+        };
+      };
+      /** @description 3006 INVALID_CHARACTER: The URL, a header or a JSON string holds a NUL, an unpaired surrogate or bytes that are not UTF-8; remove them. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description 3210 USER_UNAUTHORIZED: There is no live session (none, unknown, expired or signed out); sign in again at /v1/login. */
+      401: {
         headers: {
           [name: string]: unknown;
         };

@@ -120,15 +120,18 @@ function ChartFigure(props: {
       <figcaption>
         <strong>{caption}</strong>
       </figcaption>
-      <svg
-        className="chart"
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-label={`${caption}. ${props.summary}`}
-      >
-        <Axes max={props.max} labels={labels} />
-        {props.children}
-      </svg>
+      {/* On a phone the chart keeps its drawn size (axis labels stay >= 11 px) and scrolls sideways. */}
+      <div className="chart-scroll" tabIndex={0} role="region" aria-label={caption}>
+        <svg
+          className="chart"
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          role="img"
+          aria-label={`${caption}. ${props.summary}`}
+        >
+          <Axes max={props.max} labels={labels} />
+          {props.children}
+        </svg>
+      </div>
       <Legend series={series} extra={props.legendExtra} />
       <ChartNumbers caption={caption} labels={labels} series={series} />
     </figure>

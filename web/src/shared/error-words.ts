@@ -7,6 +7,7 @@ import ja from './error-words/ja.json' with { type: 'json' };
 import ko from './error-words/ko.json' with { type: 'json' };
 import th from './error-words/th.json' with { type: 'json' };
 import zhTW from './error-words/zh-TW.json' with { type: 'json' };
+import { firstOfferedLanguage } from './language.ts';
 
 export interface ErrorWords {
   /** The frame around a code: "Error {{code}} {{name}}", "No answer", and a page's own failure. */
@@ -16,14 +17,13 @@ export interface ErrorWords {
 }
 
 export const ERROR_WORDS = { en, ko, ja, 'zh-TW': zhTW, th } satisfies Record<string, ErrorWords>;
-type WordsLanguage = keyof typeof ERROR_WORDS;
+const WORDS_LANGUAGES = ['en', 'ko', 'ja', 'zh-TW', 'th'] as const satisfies ReadonlyArray<
+  keyof typeof ERROR_WORDS
+>;
 
-/** The words of a language tag (ko-KR -> ko, zh-Hant-TW / zh-TW -> zh-TW), else English. */
+/** The words of a language tag (ko-KR -> ko, zh-Hant-TW / zh-TW -> zh-TW; language.ts), else English. */
 export function errorWordsFor(language: string | undefined): ErrorWords {
-  const tag = (language ?? '').toLowerCase();
-  if (tag.startsWith('zh')) return ERROR_WORDS['zh-TW'];
-  const primary = tag.split(/[-_]/)[0] ?? '';
-  return primary in ERROR_WORDS ? ERROR_WORDS[primary as WordsLanguage] : ERROR_WORDS.en;
+  return ERROR_WORDS[firstOfferedLanguage([language], WORDS_LANGUAGES, 'en')];
 }
 
 /** The error names that have words (a test checks the whole catalog is covered). */

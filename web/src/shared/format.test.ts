@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDecimals, describePeriod, formatUnits, gaugeLabel, gaugeRatio } from './format.ts';
+import { addDecimals, amountText, describePeriod, formatUnits, gaugeLabel, gaugeRatio } from './format.ts';
 
 describe('formatUnits', () => {
   it.each([
@@ -51,5 +51,31 @@ describe('describePeriod', () => {
     expect(describePeriod('W2026-11-16')).toBe('week of 2026-11-16');
     expect(describePeriod('2026-11-22')).toBe('2026-11-22');
     expect(describePeriod('2026-11')).toBe('2026-11');
+  });
+});
+
+describe('amountText: an amount for reading, the same on every page', () => {
+  it.each([
+    ['2.500000000000000000', 18, 'en', '2.5', false],
+    ['1234567.891', 18, 'en', '1,234,567.891', false],
+    ['1234567.891', 18, 'de', '1.234.567,891', false],
+    ['1234567.891', 18, 'ko', '1,234,567.891', false],
+    ['0.000001', 18, 'en', '0.000001', false],
+    ['0.000000000000000012', 18, 'en', '0.000000000000000012', false],
+    ['0.0000000123456', 18, 'en', '0.000000012', true],
+    ['1.123456789', 18, 'en', '1.123456', true],
+    ['1.999999999', 18, 'en', '1.999999', true],
+    ['1000', 0, 'th', '1,000', false],
+    ['123456789012345678901234567890.5', 18, 'en', '123,456,789,012,345,678,901,234,567,890.5', false],
+  ])('%s (%i decimals, %s) reads %s', (amount, decimals, lang, short, cut) => {
+    const text = amountText(amount, decimals, lang);
+    expect(text.short).toBe(short);
+    expect(text.cut).toBe(cut);
+  });
+  it('keeps every digit in the full form, exactly (no float)', () => {
+    expect(amountText('1.123456789012345678', 18, 'en').full).toBe('1.123456789012345678');
+    expect(amountText('9007199254740993.000000000000000001', 18, 'en').full).toBe(
+      '9,007,199,254,740,993.000000000000000001',
+    );
   });
 });

@@ -67,3 +67,51 @@ export function plotValue(amount: string): number {
   const value = Number(amount);
   return Number.isFinite(value) ? value : 0;
 }
+
+/** Most fraction digits an amount shows before "show all" (an 18-decimal token's dust stays readable). */
+export const SHORT_FRACTION_DIGITS = 6;
+
+export interface AmountText {
+  /** For reading: grouped in the reader's locale, trailing zeros dropped, at most 6 fraction digits. */
+  short: string;
+  /** Every digit the amount has, grouped in the reader's locale. */
+  full: string;
+  /** The short form cut digits off (the full one says more). */
+  cut: boolean;
+}
+
+/** Intl.NumberFormat formats a decimal string exactly (ECMA-402 NumberFormat v3); no float in between. */
+type StringNumberFormat = { format(value: string): string };
+
+function numberFormat(lang: string, maxFraction: number): StringNumberFormat {
+  // roundingMode 'trunc': a short form never shows more than was paid.
+  return new Intl.NumberFormat(lang, {
+    minimumFractionDigits: 0,
+    maximumFractionDigits: maxFraction,
+    roundingMode: 'trunc',
+  } as Intl.NumberFormatOptions) as unknown as StringNumberFormat;
+}
+
+/**
+ * An amount in whole units (a decimal string, e.g. "1234567.891") as the reader's locale writes it,
+ * the same on every page: grouping, no trailing zeros, at most 6 fraction digits, except that an
+ * amount below 0.000001 keeps its first two significant digits rather than reading as 0. `decimals`
+ * (the asset's) bounds the digits; the full form keeps them all.
+ * ("1234567.891", 18, 'en') -> 1,234,567.891; ("2.500000000000000000", 18, 'ko') -> 2.5.
+ */
+export function amountText(amount: string, decimals: number, lang: string): AmountText {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(amount.trim());
+  if (!match) return { short: amount, full: amount, cut: false };
+  const [, sign = '', whole = '0', rawFraction = ''] = match;
+  const fraction = rawFraction.replace(/0+$/, '');
+  const text = `${sign}${whole}${fraction ? `.${fraction}` : ''}`;
+  const full = numberFormat(lang, Math.min(100, fraction.length)).format(text);
+  let places = Math.min(fraction.length, SHORT_FRACTION_DIGITS, Math.max(0, decimals) || fraction.length);
+  if (/^0*$/.test(whole) && /^0*$/.test(fraction.slice(0, places)) && fraction !== '') {
+    // Dust: keep two significant digits (0.0000000012) rather than "0".
+    const firstDigit = fraction.search(/[1-9]/);
+    places = Math.min(fraction.length, firstDigit + 2);
+  }
+  const short = numberFormat(lang, places).format(text);
+  return { short, full, cut: places < fraction.length };
+}

@@ -43,8 +43,19 @@ export function useLoad<T>(
   return { data: state.data, error: state.error, loading: state.request !== request, reload };
 }
 
-/** An error from the service in words, with its code and the service's message. */
-export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
+/**
+ * An error from the service in words, with its code and the service's message. `forUser` (the
+ * mission page): the words and the code only; the service's message is English, for operators.
+ */
+export function ErrorNotice({
+  error,
+  title,
+  forUser,
+}: {
+  error: unknown;
+  title?: string;
+  forUser?: boolean;
+}) {
   // The page's own language (each page provides its i18next instance); hooks run before any return.
   const { i18n } = useTranslation();
   if (error === undefined || error === null) return null;
@@ -55,9 +66,13 @@ export function ErrorNotice({ error, title }: { error: unknown; title?: string }
         <strong>{title ?? summary}</strong>
       </p>
       {title !== undefined && <p>{summary}</p>}
-      <p>
-        <span className="muted">{reference}:</span> {detail}
-      </p>
+      {forUser ? (
+        <p className="muted reference">{reference}</p>
+      ) : (
+        <p>
+          <span className="muted">{reference}:</span> {detail}
+        </p>
+      )}
     </div>
   );
 }

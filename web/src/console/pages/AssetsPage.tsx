@@ -1,9 +1,13 @@
 // Reward assets: fungible tokens with a symbol and decimals. Decimals are set once; an asset
-// without them cannot back a reward (1402).
+// without them cannot back a reward (1402). Tokens paid on a chain are added on the chain page (a
+// network, then its token), which this page leads to; each row says whether its asset is on a chain,
+// which network, and its contract (shortened, copyable, linked to the explorer when there is one).
 import { SectionTitle } from '../components/PageHeader.tsx';
 import { TextField, useLoad } from '../../shared/ui.tsx';
+import { Link } from '../../shared/router.ts';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { DataTable } from '../../shared/data-table.tsx';
+import { HexValue } from '../../shared/values.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { field } from '../forms.ts';
 import { useConsoleText } from '../i18n.ts';
@@ -42,6 +46,28 @@ function SetDecimals({ asset, onSaved }: { asset: Asset; onSaved: () => void }) 
   );
 }
 
+function ChainOfAsset({ chain }: { chain: Asset['chain'] }) {
+  const { t } = useConsoleText();
+  if (!chain) return <span className="badge muted">{t('assetsPage.ledgerOnly')}</span>;
+  return (
+    <span className="asset-chain">
+      <span className="badge info" title={t('assetsPage.chainId', { id: chain.chainId })}>
+        {t('assetsPage.onChain', { network: chain.networkName })}
+      </span>{' '}
+      {chain.tokenAddress ? (
+        <HexValue
+          value={chain.tokenAddress}
+          href={chain.explorerUrl}
+          name={t('assetsPage.contract')}
+          testId="asset-contract"
+        />
+      ) : (
+        <span className="muted">{t('assetsPage.nativeCoin')}</span>
+      )}
+    </span>
+  );
+}
+
 export function AssetsPage() {
   const session = useSession();
   const assets = useLoad((signal) => session.api.get('/admin/v1/reward-assets', { signal }), []);
@@ -60,6 +86,11 @@ export function AssetsPage() {
   return (
     <>
       <SectionTitle section="assets" />
+      <p className="muted" data-testid="assets-on-chain">
+        {t('assetsPage.onChainBefore')}
+        <Link to="/console/chain">{t('assetsPage.onChainLink')}</Link>
+        {t('assetsPage.onChainAfter')}
+      </p>
       <LoadedList state={assets} label={t('assetsPage.list')} empty={t('assetsPage.none')}>
         {(items) => (
           <DataTable
@@ -67,18 +98,22 @@ export function AssetsPage() {
             columns={[
               t('assetsPage.symbol'),
               t('assetsPage.name'),
+              t('assetsPage.chain'),
               { label: t('assetsPage.decimals'), numeric: true },
               t('assetsPage.created'),
             ]}
           >
             {items.map((a) => (
-              <tr key={a.id}>
+              <tr key={a.id} data-testid="asset-row" data-symbol={a.symbol}>
                 <td>
                   <strong>{a.symbol}</strong>
                   <br />
                   <code className="muted">{a.id}</code>
                 </td>
                 <td>{a.name}</td>
+                <td>
+                  <ChainOfAsset chain={a.chain} />
+                </td>
                 <td className="number">
                   {a.decimals ??
                     (session.canWrite ? (

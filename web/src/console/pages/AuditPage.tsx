@@ -1,30 +1,59 @@
 // Audit log: who changed what and when, filtered by entity type, actor and dates, each change shown
 // as the fields that differ before and after. Read-only: nothing here edits or deletes.
-// Built against the audit API's contract (GET /admin/v1/audit-events), typed here by hand until
-// the generated schema has it.
+// Entities are named (from their own recorded fields) and linked to their console page where they
+// have one. Typed from the generated API schema (GET /admin/v1/audit-events).
+import type { AnswerOf, ItemOf } from '../../shared/api-client.ts';
 import { DataTable } from '../../shared/data-table.tsx';
-import { Link, useLocation } from '../../shared/router.ts';
+import { Link } from '../../shared/router.ts';
 import { LoadState, TextField, useLoad } from '../../shared/ui.tsx';
-import { FilterForm } from '../components/FilterForm.tsx';
+import { FilterForm, useQueryFilters } from '../components/FilterForm.tsx';
 import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 
-export interface AuditEvent {
-  id: string;
-  at: string;
-  actor: { id: string; name: string };
-  action: 'create' | 'update' | 'delete';
-  entityType: string;
-  entityId: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  requestId: string | null;
+export type AuditEvent = ItemOf<AnswerOf<'get', '/admin/v1/audit-events'>>;
+
+/** The console page of an entity, for the types that have one. */
+const ENTITY_PAGES: Record<string, (id: string) => string> = {
+  partner: (id) => `/console/partners/${id}`,
+  promotion: (id) => `/console/promotions/${id}`,
+  budget: (id) => `/console/budgets/${id}`,
+  budget_caps: (id) => `/console/budgets/${id}`,
+};
+
+/** What people call the entity, from the fields the change recorded (its name, title, symbol, url). */
+function entityName(event: AuditEvent): string | undefined {
+  const record = event.after ?? event.before ?? {};
+  for (const key of ['name', 'title', 'symbol', 'url', 'prefix']) {
+    const value = record[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
 }
-type AuditAnswer = { items: AuditEvent[]; total: number };
-type LooseGet = (
-  path: string,
-  init: { query: Record<string, string | number | undefined>; signal: AbortSignal },
-) => Promise<unknown>;
+
+function Entity({ event }: { event: AuditEvent }) {
+  const { t } = useConsoleText();
+  const name = entityName(event);
+  const page = ENTITY_PAGES[event.entityType];
+  const label = name ?? event.entityId;
+  return (
+    <>
+      <span className="muted">
+        {t(`audit.entityTypes.${event.entityType}`, { defaultValue: event.entityType })}
+      </span>{' '}
+      {page && event.action !== 'delete' ? (
+        <Link to={page(event.entityId)}>{label}</Link>
+      ) : (
+        <strong>{label}</strong>
+      )}
+      {name !== undefined && (
+        <>
+          {' '}
+          <code className="muted">{event.entityId}</code>
+        </>
+      )}
+    </>
+  );
+}
 
 const FILTERS = ['entityType', 'actorId', 'since', 'until', 'page'] as const;
 const PAGE = 50;
@@ -73,15 +102,11 @@ function dayBound(day: string, end: boolean): string | undefined {
 export function AuditPage() {
   const session = useSession();
   const { t, formatDateTime, formatNumber } = useConsoleText();
-  const { search } = useLocation();
-  const filter = Object.fromEntries(FILTERS.map((f) => [f, search.get(f) ?? ''])) as Record<
-    (typeof FILTERS)[number],
-    string
-  >;
+  const { filter, search } = useQueryFilters(FILTERS);
   const page = Math.max(0, Number(filter.page) || 0);
   const events = useLoad(
     (signal) =>
-      (session.api.get as unknown as LooseGet)('/admin/v1/audit-events', {
+      session.api.get('/admin/v1/audit-events', {
         query: {
           entityType: filter.entityType || undefined,
           actorId: filter.actorId || undefined,
@@ -91,7 +116,7 @@ export function AuditPage() {
           offset: page * PAGE,
         },
         signal,
-      }) as Promise<AuditAnswer>,
+      }),
     FILTERS.map((f) => filter[f]),
   );
   const pageLink = (n: number) => {
@@ -109,7 +134,7 @@ export function AuditPage() {
         path="/console/audit"
         names={['entityType', 'actorId', 'since', 'until']}
         reload={events.reload}
-        submit={<button type="submit">{t('audit.show')}</button>}
+        submit={t('audit.show')}
       >
         <TextField
           label={t('audit.entityType')}
@@ -150,7 +175,7 @@ export function AuditPage() {
                     </td>
                     <td>{t(`audit.actions.${e.action}`)}</td>
                     <td>
-                      {e.entityType} <code className="muted">{e.entityId}</code>
+                      <Entity event={e} />
                     </td>
                     <td>
                       <Diff event={e} />

@@ -1,6 +1,10 @@
-// One budget: its figures, a top-up, its history as a chart, and its latest claims.
+// One budget: its figures, a top-up (with, for a budget paid on a chain, the funding of its reward
+// wallet in the same step where it can), its history as a chart, and its latest claims.
+import { useState } from 'react';
+import { ApiError } from '../../shared/api.ts';
 import { LineChart } from '../../shared/charts.tsx';
-import { formatUnits, plotValue } from '../../shared/format.ts';
+import { plotValue } from '../../shared/format.ts';
+import { Amount, useAmountText } from '../../shared/values.tsx';
 import { Link } from '../../shared/router.ts';
 import { RewardWalletPanel } from './chain/RewardWalletPanel.tsx';
 import { LoadState, StatusBadge, TextField, useLoad } from '../../shared/ui.tsx';
@@ -16,8 +20,11 @@ import type { Budget, BudgetHistoryPoint } from '../types.ts';
 
 function History({ budget, points }: { budget: Budget; points: BudgetHistoryPoint[] }) {
   const { t, formatNumber } = useConsoleText();
+  const amountText = useAmountText();
   if (points.length === 0) return <p>{t('budgetPage.noMovements')}</p>;
-  const unit = (v: string) => formatUnits(v, budget.decimals);
+  // One day is a dot under a dashed line, not a trend: say so until there are two.
+  if (points.length < 2) return <p data-testid="chart-not-enough">{t('budgetPage.notEnoughData')}</p>;
+  const unit = (v: string) => amountText(v, budget.decimals);
   const caption = t('budgetPage.chart', { symbol: budget.assetSymbol });
   return (
     <LineChart
@@ -67,19 +74,41 @@ export function BudgetPage({ id }: { id: string }) {
     (signal) => session.api.get('/admin/v1/claims', { query: { budgetId: id, limit: 20 }, signal }),
     [id],
   );
+  // "Top up" raises the accounting total; "fund" puts the tokens on chain in the reward wallet. On
+  // the development chain the faucet does the second in the same step; elsewhere the page says
+  // which address needs how much.
+  const [toSend, setToSend] = useState<{ address: string; amount: string } | undefined>(undefined);
+  const [walletKey, setWalletKey] = useState(0);
   const topUp = async (form: FormData) => {
-    await session.api.post('/admin/v1/budgets/{id}/top-up', {
-      path: { id },
-      body: { amount: field(form, 'amount') },
-    });
+    const amount = field(form, 'amount');
+    setToSend(undefined);
+    await session.api.post('/admin/v1/budgets/{id}/top-up', { path: { id }, body: { amount } });
     budget.reload();
+    if (form.get('fund') !== 'on') return;
+    const wallet = await session.api
+      .get('/admin/v1/budgets/{id}/reward-wallet', { path: { id } })
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      });
+    if (!wallet) return;
+    try {
+      await session.api.post('/admin/v1/budgets/{id}/reward-wallet/dev-faucet', {
+        path: { id },
+        body: { amount },
+      });
+    } catch (error) {
+      // Not the development chain (3620), or no faucet on this service: the operator sends them.
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      setToSend({ address: wallet.address, amount });
+    }
+    setWalletKey((k) => k + 1);
   };
   return (
     <>
       <BackLink to="/console/budgets">{t('nav.budgets')}</BackLink>
       <LoadState state={budget} label={t('budgetPage.loading')}>
         {(b) => {
-          const unit = (v: string) => `${formatUnits(v, b.decimals)} ${b.assetSymbol}`;
           return (
             <>
               <h1>{b.name}</h1>
@@ -98,7 +127,7 @@ export function BudgetPage({ id }: { id: string }) {
                   ] as const
                 ).map(([key, value]) => ({
                   label: t(`budgetsPage.${key}`),
-                  value: unit(value),
+                  value: <Amount value={value} decimals={b.decimals} symbol={b.assetSymbol} />,
                   testId: `budget-${key}`,
                 }))}
               />
@@ -114,6 +143,7 @@ export function BudgetPage({ id }: { id: string }) {
               {session.canWrite && (
                 <ActionForm
                   heading={t('budgetPage.topUp')}
+                  confirmation={t('budgetPage.toppedUp')}
                   failure={t('budgetPage.notToppedUp')}
                   submit={t('budgetPage.addToBudget')}
                   resetOnSuccess
@@ -127,10 +157,22 @@ export function BudgetPage({ id }: { id: string }) {
                     pattern="[0-9]+(\.[0-9]+)?"
                     hint={t('budgetPage.digitsHint', { count: b.decimals })}
                   />
+                  <p className="muted" data-testid="top-up-vs-fund">
+                    {t('budgetPage.topUpVsFund')}
+                  </p>
+                  <label className="checkbox">
+                    <input type="checkbox" name="fund" defaultChecked /> {t('budgetPage.alsoFund')}
+                  </label>
                 </ActionForm>
               )}
+              {toSend && (
+                <p className="notice warn" role="status" data-testid="fund-by-hand">
+                  {t('budgetPage.sendTokens', { amount: toSend.amount, symbol: b.assetSymbol })}{' '}
+                  <code>{toSend.address}</code>
+                </p>
+              )}
               {/* [chain payout] */}
-              <RewardWalletPanel budgetId={b.id} />
+              <RewardWalletPanel key={walletKey} budgetId={b.id} />
               <h2>{t('budgetPage.latestClaims')}</h2>
               <LoadedList state={claims} label={t('budgetPage.claims')} empty={t('budgetPage.noClaims')}>
                 {(items) => (
@@ -147,7 +189,9 @@ export function BudgetPage({ id }: { id: string }) {
                       <tr key={claim.id}>
                         <td>{formatDateTime(claim.createdAt)}</td>
                         <td>{claim.partnerUid}</td>
-                        <td className="number">{unit(claim.amount)}</td>
+                        <td className="number">
+                          <Amount value={claim.amount} decimals={claim.decimals} symbol={claim.assetSymbol} />
+                        </td>
                         <td>
                           <StatusBadge status={claim.status} />
                         </td>

@@ -1,6 +1,6 @@
 // Budgets: what each holds (total, reserved, paid, remaining) and a form to create one.
 import { SectionTitle } from '../components/PageHeader.tsx';
-import { formatUnits } from '../../shared/format.ts';
+import { Amount } from '../../shared/values.tsx';
 import { Link, navigate } from '../../shared/router.ts';
 import { SelectField, TextField, useLoad } from '../../shared/ui.tsx';
 import { BUDGET_TYPES, useBudgetList } from '../choices.ts';
@@ -16,7 +16,6 @@ const AMOUNT_COLUMNS = ['total', 'reserved', 'paid', 'remaining'] as const;
 
 export function BudgetTable({ budgets }: { budgets: Budget[] }) {
   const { t } = useConsoleText();
-  const amount = (b: Budget, value: string) => `${formatUnits(value, b.decimals)} ${b.assetSymbol}`;
   return (
     <DataTable
       caption={t('budgetsPage.caption')}
@@ -34,7 +33,7 @@ export function BudgetTable({ budgets }: { budgets: Budget[] }) {
           <td>{b.type === 'FIXED' ? t('budgetsPage.fixed') : t('budgetsPage.luckyDraw')}</td>
           {[b.total, b.reserved, b.paid, b.remaining].map((value, i) => (
             <td key={AMOUNT_COLUMNS[i]} className="number">
-              {amount(b, value)}
+              <Amount value={value} decimals={b.decimals} symbol={b.assetSymbol} />
             </td>
           ))}
         </tr>

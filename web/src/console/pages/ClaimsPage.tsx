@@ -2,11 +2,10 @@
 // moves an operator may make (reject a RESERVED claim, retry a FAILED one).
 import { SectionTitle } from '../components/PageHeader.tsx';
 import { useConsoleText } from '../i18n.ts';
-import { navigate, useLocation } from '../../shared/router.ts';
 import { SelectField, TextField, useLoad } from '../../shared/ui.tsx';
-import { partnerOptions, useBudgetList, usePartnerList, withAny } from '../choices.ts';
+import { budgetOptions, partnerOptions, useBudgetList, usePartnerList, withAny } from '../choices.ts';
 import { DataTable } from '../../shared/data-table.tsx';
-import { FilterForm } from '../components/FilterForm.tsx';
+import { FilterForm, useQueryFilters } from '../components/FilterForm.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { useSession } from '../session.tsx';
 import type { ClaimStatus } from '../types.ts';
@@ -17,15 +16,12 @@ const FILTERS = ['status', 'partnerId', 'partnerUid', 'promotionId', 'budgetId']
 const PAGE = 200;
 
 import { ClaimRow } from './claims/ClaimRow.tsx';
+import { WaitingRewards } from './claims/WaitingRewards.tsx';
 
 export function ClaimsPage() {
   const session = useSession();
   const { t, formatNumber } = useConsoleText();
-  const { search } = useLocation();
-  const filter = Object.fromEntries(FILTERS.map((f) => [f, search.get(f) ?? ''])) as Record<
-    (typeof FILTERS)[number],
-    string
-  >;
+  const { filter, search } = useQueryFilters(FILTERS);
   const partners = usePartnerList();
   const budgets = useBudgetList();
   const claims = useLoad(
@@ -46,16 +42,8 @@ export function ClaimsPage() {
         path="/console/claims"
         names={FILTERS}
         reload={claims.reload}
-        submit={<button type="submit">{t('claims.show')}</button>}
-        moreActions={
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => navigate('/console/claims', { replace: true })}
-          >
-            {t('claims.clear')}
-          </button>
-        }
+        submit={t('claims.show')}
+        clear={t('claims.clear')}
       >
         <SelectField
           label={t('claims.status')}
@@ -90,7 +78,7 @@ export function ClaimsPage() {
           defaultValue={filter.budgetId}
           options={withAny(
             t('claims.allBudgets'),
-            (budgets.data?.items ?? []).map((b) => ({ value: b.id, label: b.name })),
+            budgetOptions(budgets.data?.items ?? [], (b) => b.name),
           )}
         />
       </FilterForm>
@@ -118,6 +106,13 @@ export function ClaimsPage() {
           </DataTable>
         )}
       </LoadedList>
+      {/* What has no claim yet (users not linked) or is not paid yet (no wallet): never taken for lost. */}
+      {(filter.status === '' || filter.status === 'REQUESTED') && (
+        <WaitingRewards
+          {...(filter.partnerId !== '' && { partnerId: filter.partnerId })}
+          {...(filter.partnerUid !== '' && { partnerUid: filter.partnerUid })}
+        />
+      )}
     </>
   );
 }

@@ -1,9 +1,15 @@
-// Dashboard: completions, rewards and payouts per day over a window, and where each budget stands.
+// Dashboard: completions, rewards and payouts per day over a window, where each budget stands, the
+// rewards that wait (for a link, for a wallet), and for an OWNER the development demo campaign.
 import { SectionTitle } from '../components/PageHeader.tsx';
 import { BarChart } from '../../shared/charts.tsx';
-import { addDecimals, formatUnits, plotValue } from '../../shared/format.ts';
+import { addDecimals, plotValue } from '../../shared/format.ts';
+import { Amount, useAmountText } from '../../shared/values.tsx';
 import { Link, navigate, useLocation } from '../../shared/router.ts';
-import { LoadState, SelectField, useLoad } from '../../shared/ui.tsx';
+import { LoadState, SelectField, TextField, useLoad } from '../../shared/ui.tsx';
+import { useState } from 'react';
+import { ActionForm } from '../components/ActionForm.tsx';
+import { field } from '../forms.ts';
+import { useWaitingRewards } from './claims/WaitingRewards.tsx';
 import { partnerOptions, useBudgetList, usePartnerList, withAny } from '../choices.ts';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { StatCards } from '../components/StatCards.tsx';
@@ -14,8 +20,85 @@ import { BudgetTable } from './BudgetsPage.tsx';
 
 const WINDOWS = [7, 14, 30, 90];
 
+/** How many rewards wait for a link or a wallet, linking to where they are listed. */
+function WaitingCounts({ partnerId }: { partnerId: string }) {
+  const { t, formatNumber } = useConsoleText();
+  const waiting = useWaitingRewards(partnerId === '' ? {} : { partnerId });
+  const counts = waiting.data?.counts;
+  if (!counts) return null;
+  return (
+    <StatCards
+      label={t('dashboardPage.waitingLink')}
+      stats={[
+        {
+          label: t('dashboardPage.waitingUnlinked'),
+          value: formatNumber(counts.UNLINKED),
+          testId: 'waiting-unlinked',
+        },
+        {
+          label: t('dashboardPage.waitingNoWallet'),
+          value: formatNumber(counts.NO_WALLET),
+          testId: 'waiting-no-wallet',
+          note: (
+            <Link to={`/console/claims${partnerId === '' ? '' : `?partnerId=${partnerId}`}#waiting-heading`}>
+              {t('dashboardPage.waitingLink')}
+            </Link>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+interface StartedDemo {
+  partnerId: string;
+  partnerServerUrl: string;
+  partnerServerCommand: string;
+}
+
+/** The OWNER's "Start the demo" (POST /admin/v1/demo): a production service refuses it (3625). */
+function DemoPanel({ onStarted }: { onStarted: () => void }) {
+  const session = useSession();
+  const { t } = useConsoleText();
+  const [started, setStarted] = useState<StartedDemo | undefined>(undefined);
+  const start = async (form: FormData) => {
+    const url = field(form, 'partnerServerUrl');
+    const demo = await session.api.post('/admin/v1/demo', {
+      body: url === '' ? {} : { partnerServerUrl: url },
+    });
+    setStarted(demo);
+    onStarted();
+  };
+  return (
+    <section className="panel" data-testid="demo-panel">
+      <ActionForm
+        heading={t('demo.heading')}
+        failure={t('demo.notStarted')}
+        submit={t('demo.start')}
+        onSubmit={start}
+      >
+        <p className="muted">{t('demo.intro')}</p>
+        <TextField
+          label={t('demo.partnerServerUrl')}
+          name="partnerServerUrl"
+          defaultValue="http://localhost:3000"
+          maxLength={500}
+        />
+      </ActionForm>
+      {started && (
+        <div className="notice" role="status" data-testid="demo-ready">
+          <p>{t('demo.ready', { partnerId: started.partnerId })}</p>
+          <pre data-testid="demo-command">{started.partnerServerCommand}</pre>
+          <p>{t('demo.then', { url: `${started.partnerServerUrl}/link?uid=alice` })}</p>
+        </div>
+      )}
+    </section>
+  );
+}
+
 function Activity({ data }: { data: DailyActivity }) {
   const { t, formatNumber } = useConsoleText();
+  const amountText = useAmountText();
   const labels = data.days.map((d) => d.day);
   const sum = (pick: (d: DailyActivity['days'][number]) => number) =>
     data.days.reduce((n, d) => n + pick(d), 0);
@@ -43,9 +126,11 @@ function Activity({ data }: { data: DailyActivity }) {
           ...[...assets].map(([assetId, asset]) => ({
             id: assetId,
             label: t('dashboardPage.paidOutIn', { symbol: asset.symbol }),
-            value: formatUnits(
-              data.days.reduce((total, d) => addDecimals(total, paid(assetId, d)), '0'),
-              asset.decimals,
+            value: (
+              <Amount
+                value={data.days.reduce((total, d) => addDecimals(total, paid(assetId, d)), '0')}
+                decimals={asset.decimals}
+              />
             ),
           })),
           ...(assets.size === 0 ? [{ label: t('dashboardPage.paidOut'), value: formatNumber(0) }] : []),
@@ -86,7 +171,7 @@ function Activity({ data }: { data: DailyActivity }) {
               label: t('dashboardPage.paid', { symbol: asset.symbol }),
               color: '#1e6b2f',
               values: data.days.map((d) => plotValue(paid(assetId, d))),
-              shown: data.days.map((d) => formatUnits(paid(assetId, d), asset.decimals)),
+              shown: data.days.map((d) => amountText(paid(assetId, d), asset.decimals)),
             },
           ]}
         />
@@ -142,6 +227,7 @@ export function DashboardPage() {
       <LoadState state={activity} label={t('dashboardPage.activity')}>
         {(data) => <Activity data={data} />}
       </LoadState>
+      <WaitingCounts partnerId={partnerId} />
       <h2>{t('nav.budgets')}</h2>
       <LoadedList
         state={budgets}
@@ -156,6 +242,7 @@ export function DashboardPage() {
       >
         {(items) => <BudgetTable budgets={items} />}
       </LoadedList>
+      {session.identity.role === 'OWNER' && <DemoPanel onStarted={budgets.reload} />}
     </>
   );
 }

@@ -1,13 +1,15 @@
 // Lucky draws: create one on a lucky-draw budget (its commitment, the seed's hash, is public at
-// once), run it (or let the worker run it at its time), and see the seed and the winners.
+// once; its tickets close at a time fixed now), give it titles per language, run it (or let the
+// worker run it at its time), and see the seed, the chain block mixed into it and the winners.
 import { useState } from 'react';
-import { formatUnits } from '../../shared/format.ts';
+import { HexValue, useAmountText } from '../../shared/values.tsx';
 import { ErrorNotice, SelectField, StatusBadge, TextField, useAction, useLoad } from '../../shared/ui.tsx';
 import { LIST_LIMIT, useBudgetList } from '../choices.ts';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { Facts, SectionTitle } from '../components/PageHeader.tsx';
+import { TitleFields, titlesBody } from '../components/TitleFields.tsx';
 import { field, localToInstant } from '../forms.ts';
 import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
@@ -16,6 +18,7 @@ import type { Draw } from '../types.ts';
 function DrawCard({ draw, decimals, onChanged }: { draw: Draw; decimals: number; onChanged: () => void }) {
   const session = useSession();
   const { t, formatDateTime, formatNumber } = useConsoleText();
+  const amountText = useAmountText();
   const run = useAction();
   const [showTickets, setShowTickets] = useState(false);
   const runNow = () =>
@@ -25,6 +28,15 @@ function DrawCard({ draw, decimals, onChanged }: { draw: Draw; decimals: number;
     });
   const drawn = draw.status === 'DRAWN';
   const headingId = `draw-${draw.id}`;
+  const saveTitles = async (form: FormData) => {
+    await session.api.patch('/admin/v1/draws/{id}', {
+      path: { id: draw.id },
+      body: { title: field(form, 'title'), ...titlesBody(form, draw.titles) },
+    });
+    onChanged();
+  };
+  const beacon = draw.beacon;
+  const network = beacon ? (beacon.networkName ?? `#${beacon.chainId}`) : '';
   return (
     <section className="card" aria-labelledby={headingId}>
       <h3 id={headingId}>
@@ -35,15 +47,27 @@ function DrawCard({ draw, decimals, onChanged }: { draw: Draw; decimals: number;
           [
             t('drawsPage.prize'),
             t('drawsPage.prizeValue', {
-              amount: `${formatUnits(draw.prizeAmount, decimals)} ${draw.assetSymbol}`,
+              amount: amountText(draw.prizeAmount, decimals, draw.assetSymbol),
               count: draw.winnersCount,
               n: formatNumber(draw.winnersCount),
             }),
           ],
+          [t('drawsPage.closes'), formatDateTime(draw.closesAt)],
           [t('drawsPage.scheduled'), formatDateTime(draw.scheduledAt)],
-          [t('drawsPage.commitment'), <code>{draw.commitment}</code>],
+          [t('drawsPage.commitment'), <HexValue value={draw.commitment} name={t('drawsPage.commitment')} />],
+          beacon !== null && [
+            t('drawsPage.beacon'),
+            beacon.blockHash ? (
+              <>
+                {t('drawsPage.beaconBlock', { network, number: formatNumber(beacon.blockNumber ?? 0) })}{' '}
+                <HexValue value={beacon.blockHash} name={t('drawsPage.beacon')} />
+              </>
+            ) : (
+              t('drawsPage.beaconLater', { network })
+            ),
+          ],
           drawn && [t('drawsPage.drawn'), formatDateTime(draw.drawnAt)],
-          drawn && [t('drawsPage.seed'), <code>{draw.seed}</code>],
+          drawn && [t('drawsPage.seed'), <HexValue value={draw.seed ?? ''} name={t('drawsPage.seed')} />],
           drawn && [t('drawsPage.tickets'), formatNumber(draw.ticketCount ?? 0)],
           drawn && [
             t('drawsPage.winningTickets'),
@@ -51,7 +75,12 @@ function DrawCard({ draw, decimals, onChanged }: { draw: Draw; decimals: number;
               ? draw.winners.map((w) => <code key={w.ticketId}>{w.ticketId} </code>)
               : t('drawsPage.noTickets'),
           ],
-          [t('drawsPage.publicPage'), <a href={`/v1/draws/${draw.id}`}>/v1/draws/{draw.id}</a>],
+          [
+            t('drawsPage.publicPage'),
+            <a href={`/app/draws/${draw.id}`} target="_blank" rel="noreferrer">
+              /app/draws/{draw.id}
+            </a>,
+          ],
         ]}
       />
       <ErrorNotice error={run.error} title={t('drawsPage.notRun')} />
@@ -80,6 +109,27 @@ function DrawCard({ draw, decimals, onChanged }: { draw: Draw; decimals: number;
           </button>
         )}
       </div>
+      {session.canWrite && (
+        <details className="draw-titles">
+          <summary>{t('drawsPage.editTitles')}</summary>
+          <ActionForm
+            label={t('drawsPage.editTitles')}
+            failure={t('drawsPage.titlesNotSaved')}
+            submit={t('drawsPage.saveTitles')}
+            confirmation={t('drawsPage.titlesSaved')}
+            onSubmit={saveTitles}
+          >
+            <TextField
+              label={t('drawsPage.title')}
+              name="title"
+              required
+              maxLength={200}
+              defaultValue={draw.title}
+            />
+            <TitleFields titles={draw.titles} />
+          </ActionForm>
+        </details>
+      )}
       {showTickets && draw.tickets && (
         <ol className="ticket-list">
           {draw.tickets.map((ticket) => (
@@ -96,9 +146,16 @@ function DrawCard({ draw, decimals, onChanged }: { draw: Draw; decimals: number;
   );
 }
 
+/** `closesAt` when the operator gave one (else the draw closes at its scheduled time). */
+function closesAtBody(value: string | undefined): { closesAt?: string } {
+  if (value === undefined || value === '') return {};
+  return { closesAt: localToInstant(value) ?? value };
+}
+
 export function DrawsPage() {
   const session = useSession();
   const { t } = useConsoleText();
+  const amountText = useAmountText();
   const draws = useLoad(
     (signal) => session.api.get('/admin/v1/draws', { query: { limit: LIST_LIMIT }, signal }),
     [],
@@ -111,9 +168,11 @@ export function DrawsPage() {
       body: {
         budgetId: field(form, 'budgetId'),
         title: field(form, 'title'),
+        ...titlesBody(form),
         prizeAmount: field(form, 'prizeAmount'),
         winnersCount: Number(field(form, 'winnersCount')),
         scheduledAt: localToInstant(field(form, 'scheduledAt')) ?? field(form, 'scheduledAt'),
+        ...closesAtBody(field(form, 'closesAt')),
       },
     });
     draws.reload();
@@ -158,11 +217,12 @@ export function DrawsPage() {
               value: b.id,
               label: t('drawsPage.budgetOption', {
                 name: b.name,
-                remaining: `${formatUnits(b.remaining, b.decimals)} ${b.assetSymbol}`,
+                remaining: amountText(b.remaining, b.decimals, b.assetSymbol),
               }),
             }))}
           />
           <TextField label={t('drawsPage.title')} name="title" required maxLength={200} />
+          <TitleFields />
           <TextField
             label={t('drawsPage.prizePerWinner')}
             name="prizeAmount"
@@ -180,6 +240,12 @@ export function DrawsPage() {
             step={1}
             required
             defaultValue="1"
+          />
+          <TextField
+            label={t('drawsPage.closesAt')}
+            name="closesAt"
+            type="datetime-local"
+            hint={t('drawsPage.closesAtHint')}
           />
           <TextField
             label={t('drawsPage.drawAt')}

@@ -66,13 +66,6 @@ export function PromotionPage({ id }: { id: string }) {
                   ],
                 ]}
               />
-              <PromotionSettings
-                key={shown.updatedAt + String(partners.data?.items.length)}
-                promotion={shown}
-                partners={partners.data?.items ?? []}
-                onSaved={setCurrent}
-              />
-
               {shown.type === 'DAILY_CHECK' && (
                 <StreakRewards promotionId={shown.id} budgets={budgets.data?.items ?? []} />
               )}
@@ -108,6 +101,16 @@ export function PromotionPage({ id }: { id: string }) {
                   <TitleFields />
                 </ActionForm>
               )}
+              {/* Missions first: the settings (about a screen of fields) are folded below them. */}
+              <details className="settings-fold" data-testid="promotion-settings">
+                <summary>{t('promotionPage.settingsFold')}</summary>
+                <PromotionSettings
+                  key={shown.updatedAt + String(partners.data?.items.length)}
+                  promotion={shown}
+                  partners={partners.data?.items ?? []}
+                  onSaved={setCurrent}
+                />
+              </details>
             </>
           )
         }

@@ -1,4 +1,6 @@
-// Promotions: filtered by partner and status, and a form to create one.
+// Promotions: filtered by partner and status, and a form to create one. The form's start is typed in
+// the operator's time zone and read back, as it is typed, in the promotion's (which counts its days).
+import { useState } from 'react';
 import { SectionTitle } from '../components/PageHeader.tsx';
 import { Link, navigate, useLocation } from '../../shared/router.ts';
 import { SelectField, StatusBadge, TextField, useLoad } from '../../shared/ui.tsx';
@@ -7,7 +9,7 @@ import { ActionForm } from '../components/ActionForm.tsx';
 import { DataTable } from '../../shared/data-table.tsx';
 import { FilterForm } from '../components/FilterForm.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
-import { choice, field, localToInstant } from '../forms.ts';
+import { choice, field, inZone, localToInstant } from '../forms.ts';
 import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import type { Promotion } from '../types.ts';
@@ -15,8 +17,10 @@ import { TitleFields, titlesBody } from '../components/TitleFields.tsx';
 
 export function PromotionsPage() {
   const session = useSession();
-  const { t, formatDateTime } = useConsoleText();
+  const { t, formatDateTime, locale } = useConsoleText();
   const { search } = useLocation();
+  const [zone, setZone] = useState('Asia/Seoul');
+  const [start, setStart] = useState('');
   const partnerId = search.get('partnerId') ?? '';
   const status = search.get('status') ?? '';
   const partners = usePartnerList();
@@ -54,6 +58,18 @@ export function PromotionsPage() {
 
   const choices = partnerOptions(partners.data?.items);
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  // Which zone applies, and once a start is typed, that instant in the promotion's zone too.
+  const startsHint = (value: string) => {
+    const instant = localToInstant(value);
+    const promotionZone = zone || '—';
+    return instant
+      ? t('promotionsPage.startsBoth', {
+          zone: browserZone,
+          promotionZone,
+          there: inZone(instant, promotionZone, locale),
+        })
+      : t('promotionsPage.startsHint', { zone: browserZone, promotionZone });
+  };
   const statuses = [
     { value: 'ACTIVE', label: t('promotionsPage.active') },
     { value: 'INACTIVE', label: t('promotionsPage.inactive') },
@@ -71,11 +87,7 @@ export function PromotionsPage() {
         path="/console/promotions"
         names={['partnerId', 'status']}
         reload={promotions.reload}
-        submit={
-          <button type="submit" className="secondary">
-            {t('promotionsPage.show')}
-          </button>
-        }
+        submit={t('promotionsPage.show')}
       >
         <SelectField
           label={t('promotionsPage.partner')}
@@ -109,7 +121,9 @@ export function PromotionsPage() {
                   <Link to={`/console/promotions/${p.id}`}>{p.title}</Link>
                 </td>
                 <td>{partnerName(p.partnerId)}</td>
-                <td>{p.type}</td>
+                <td>
+                  {t(p.type === 'COMPOSITE' ? 'promotionsPage.composite' : 'promotionsPage.dailyCheck')}
+                </td>
                 <td>
                   <StatusBadge status={p.status} />
                 </td>
@@ -149,13 +163,15 @@ export function PromotionsPage() {
             defaultValue="Asia/Seoul"
             required
             hint={t('promotionsPage.timezoneHint')}
+            onChange={(event) => setZone(event.currentTarget.value.trim())}
           />
           <TextField
             label={t('promotionsPage.starts')}
             name="startAt"
             type="datetime-local"
             required
-            hint={t('promotionsPage.startsHint', { zone: browserZone })}
+            onChange={(event) => setStart(event.currentTarget.value)}
+            hint={startsHint(start)}
           />
           <TextField label={t('promotionsPage.ends')} name="endAt" type="datetime-local" />
           <SelectField

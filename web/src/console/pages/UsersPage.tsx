@@ -1,15 +1,16 @@
 // Users: a partner's user looked up by their partner user id (mapping, platform account, progress;
 // unlink with confirmation) or by platform account (the partner users linked to it).
 import { DataTable } from '../../shared/data-table.tsx';
-import { Link, useLocation } from '../../shared/router.ts';
+import { Link } from '../../shared/router.ts';
 import { ErrorNotice, LoadState, SelectField, TextField, useAction, useLoad } from '../../shared/ui.tsx';
 import { partnerOptions, usePartnerList } from '../choices.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
-import { FilterForm } from '../components/FilterForm.tsx';
+import { FilterForm, useQueryFilters } from '../components/FilterForm.tsx';
 import { LoadedList } from '../components/LoadedList.tsx';
 import { Facts } from '../components/PageHeader.tsx';
 import { useConsoleText } from '../i18n.ts';
 import { useSession } from '../session.tsx';
+import { WaitingRewards } from './claims/WaitingRewards.tsx';
 
 const FILTERS = ['partnerId', 'partnerUid', 'account'] as const;
 
@@ -91,6 +92,7 @@ function PartnerUser({ partnerId, partnerUid }: { partnerId: string; partnerUid:
           </DataTable>
         )}
       </LoadedList>
+      <WaitingRewards partnerId={partnerId} partnerUid={partnerUid} />
     </>
   );
 }
@@ -127,12 +129,8 @@ function AccountUsers({ partnerId, account }: { partnerId: string; account: stri
 
 export function UsersPage() {
   const { t } = useConsoleText();
-  const { search } = useLocation();
+  const { filter, search } = useQueryFilters(FILTERS);
   const partners = usePartnerList();
-  const filter = Object.fromEntries(FILTERS.map((f) => [f, search.get(f) ?? ''])) as Record<
-    (typeof FILTERS)[number],
-    string
-  >;
   const partnerId = filter.partnerId || partners.data?.items[0]?.id || '';
   return (
     <>
@@ -143,7 +141,7 @@ export function UsersPage() {
         label={t('users.find')}
         path="/console/users"
         names={FILTERS}
-        submit={<button type="submit">{t('users.find')}</button>}
+        submit={t('users.find')}
       >
         <SelectField
           label={t('users.partner')}

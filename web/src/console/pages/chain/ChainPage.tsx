@@ -1,11 +1,13 @@
-// Chain payouts: the EVM networks (checked against eth_chainId when saved), assets on them (a token
-// contract or the native coin), and the reconciliation of reward wallets with what is on chain.
+// Chain payouts: the payouts of the outbox first (what an operator comes to see: a stuck one), then
+// the EVM networks (checked against eth_chainId when saved), assets on them (a token contract or the
+// native coin), and the reconciliation of reward wallets with what is on chain.
 import { SectionTitle } from '../../components/PageHeader.tsx';
 import { useState } from 'react';
 import { ErrorNotice, TextField, useLoad } from '../../../shared/ui.tsx';
 import { DataTable } from '../../../shared/data-table.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { LoadedList } from '../../components/LoadedList.tsx';
+import { PayoutsList } from './PayoutsList.tsx';
 import { field } from '../../forms.ts';
 import { useConsoleText } from '../../i18n.ts';
 import { useSession } from '../../session.tsx';
@@ -57,6 +59,7 @@ export function ChainPage() {
   return (
     <>
       <SectionTitle section="chain" />
+      <PayoutsList />
       <h2>{t('chainPage.networks')}</h2>
       <LoadedList state={networks} label={t('chainPage.networksLoading')} empty={t('chainPage.noNetworks')}>
         {(items) => (

@@ -1,6 +1,8 @@
 // A budget's reward wallet on its chain: address, token and gas balances, what it still owes and a
-// warning when it cannot cover that; create (or import) it, and fund it from the dev faucet.
+// warning when it cannot cover that; create (or import) it, and fund it from the dev faucet. First of
+// all its alerts: halted by a deep reorg (with the recover action, OWNER), or its dev chain reset.
 import { ApiError } from '../../../shared/api.ts';
+import { formatUnits } from '../../../shared/format.ts';
 import { LoadState, TextField, useLoad } from '../../../shared/ui.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { Facts } from '../../components/PageHeader.tsx';
@@ -11,9 +13,28 @@ import { useSession } from '../../session.tsx';
 /** The network `npm start` registers for its development chain (src/chain/dev-network.ts). */
 const DEV_NETWORK_ID = 'net_devchain';
 
+/** Wei as whole coins of the network's native currency (18 decimals), exact: "1500000000000000000" -> "1.5". */
+export function weiAsCoins(wei: string): string {
+  if (!/^\d+$/.test(wei)) return wei;
+  const digits = wei.padStart(19, '0');
+  const fraction = digits.slice(-18).replace(/0+$/, '');
+  return formatUnits(fraction ? `${digits.slice(0, -18)}.${fraction}` : digits.slice(0, -18), 0);
+}
+
 export function RewardWalletPanel({ budgetId }: { budgetId: string }) {
   const session = useSession();
-  const { t } = useConsoleText();
+  const { t, formatDateTime } = useConsoleText();
+  const owner = session.identity.role === 'OWNER';
+  const alerts = useLoad(
+    (signal) =>
+      session.api
+        .get('/admin/v1/budgets/{id}/reward-wallet/alerts', { path: { id: budgetId }, signal })
+        .catch((error: unknown) => {
+          if (error instanceof ApiError && error.status === 404) return null;
+          throw error;
+        }),
+    [budgetId],
+  );
   const wallet = useLoad(
     (signal) =>
       session.api
@@ -40,9 +61,43 @@ export function RewardWalletPanel({ budgetId }: { budgetId: string }) {
     });
     wallet.reload();
   };
+  const recover = async () => {
+    const walletId = alerts.data?.walletId;
+    if (!walletId) return;
+    await session.api.post('/admin/v1/reward-wallets/{id}/recover', { path: { id: walletId } });
+    alerts.reload();
+    wallet.reload();
+  };
+  const alert = alerts.data;
   return (
     <section aria-labelledby="reward-wallet-heading">
       <h2 id="reward-wallet-heading">{t('budgetPage.wallet.heading')}</h2>
+      {alert?.halted && (
+        <div className="notice error" role="alert" data-testid="reward-wallet-halted">
+          <p>
+            <strong>{t('budgetPage.wallet.halted', { at: formatDateTime(alert.halted.at) })}</strong>
+          </p>
+          <p>{t('budgetPage.wallet.haltedExplained')}</p>
+          <p>
+            <code>{alert.halted.reason}</code>
+          </p>
+          {owner ? (
+            <ActionForm
+              label={t('budgetPage.wallet.recover')}
+              failure={t('budgetPage.wallet.notRecovered')}
+              submit={t('budgetPage.wallet.recoverSubmit')}
+              onSubmit={recover}
+            />
+          ) : (
+            <p className="muted">{t('budgetPage.wallet.recoverOwnerOnly')}</p>
+          )}
+        </div>
+      )}
+      {alert?.devChainResetAt && (
+        <p className="notice warn" role="status" data-testid="reward-wallet-dev-reset">
+          {t('budgetPage.wallet.devChainReset', { at: formatDateTime(alert.devChainResetAt) })}
+        </p>
+      )}
       <LoadState state={wallet} label={t('budgetPage.wallet.loading')}>
         {(w) =>
           w ? (
@@ -60,7 +115,16 @@ export function RewardWalletPanel({ budgetId }: { budgetId: string }) {
                       ? t('budgetPage.wallet.unknown')
                       : `${w.tokenBalance} ${w.symbol}`,
                   ],
-                  [t('budgetPage.wallet.gas'), w.gasBalanceWei ?? t('budgetPage.wallet.unknown')],
+                  [
+                    t('budgetPage.wallet.gas'),
+                    w.gasBalanceWei === null ? (
+                      t('budgetPage.wallet.unknown')
+                    ) : (
+                      <span title={t('budgetPage.wallet.gasWei', { wei: w.gasBalanceWei })}>
+                        {t('budgetPage.wallet.gasCoins', { amount: weiAsCoins(w.gasBalanceWei) })}
+                      </span>
+                    ),
+                  ],
                   [t('budgetPage.wallet.owes'), `${w.owed} ${w.symbol}`],
                   [
                     t('budgetPage.wallet.key'),
@@ -80,6 +144,8 @@ export function RewardWalletPanel({ budgetId }: { budgetId: string }) {
                   heading={t('budgetPage.wallet.fund')}
                   failure={t('budgetPage.wallet.notFunded')}
                   submit={t('budgetPage.wallet.fundSubmit')}
+                  confirmation={t('budgetPage.wallet.funded')}
+                  resetOnSuccess
                   onSubmit={fund}
                 >
                   <TextField

@@ -1,7 +1,7 @@
 // One claim in the claims list: its row, its history and the moves an operator may make (reject a
 // RESERVED claim with a reason, retry a FAILED one's payout).
 import { useState } from 'react';
-import { formatUnits } from '../../../shared/format.ts';
+import { Amount, HexValue } from '../../../shared/values.tsx';
 import { useConsoleText } from '../../i18n.ts';
 import { ErrorNotice, LoadState, StatusBadge, TextField, useAction, useLoad } from '../../../shared/ui.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
@@ -63,32 +63,33 @@ export function ClaimRow({ claim, onChanged }: { claim: Claim; onChanged: () => 
           {claim.accountId === null && <div className="muted">{t('claims.notLinked')}</div>}
         </td>
         <td>
-          {claim.missionTitle ?? claim.source.toLowerCase()}
+          {claim.missionTitle ?? t(`claims.sources.${claim.source}`, { defaultValue: claim.source })}
           {claim.missionKey && (
             <>
               {' '}
               <code className="muted">{claim.missionKey}</code>
             </>
           )}
-          <div className="muted">{claim.periodKey}</div>
+          <div className="muted">
+            {claim.periodKey === 'ONCE' ? t('promotionPage.recurrenceWords.ONE_TIME') : claim.periodKey}
+          </div>
         </td>
         <td className="number">
-          {formatUnits(claim.amount, claim.decimals)} {claim.assetSymbol}
+          <Amount value={claim.amount} decimals={claim.decimals} symbol={claim.assetSymbol} />
         </td>
         <td>
           <StatusBadge status={claim.status} />
+          {claim.waitsForWallet && (
+            <div className="muted" data-testid="claim-waits-for-wallet">
+              {t('claims.waitsForWallet')}
+            </div>
+          )}
           {claim.reason && <div className="muted">{claim.reason}</div>}
           {/* [chain payout] the claim's transaction, linked to the network's explorer */}
           {claim.txHash && (
             <div className="muted" data-testid="claim-tx">
-              tx{' '}
-              {claim.explorerUrl ? (
-                <a href={claim.explorerUrl} rel="noreferrer" target="_blank">
-                  {claim.txHash.slice(0, 12)}…
-                </a>
-              ) : (
-                <code title={claim.txHash}>{claim.txHash.slice(0, 12)}…</code>
-              )}
+              {t('claims.tx')}{' '}
+              <HexValue value={claim.txHash} href={claim.explorerUrl} name={t('claims.tx')} />
             </div>
           )}
         </td>

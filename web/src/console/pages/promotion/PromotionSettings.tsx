@@ -1,9 +1,10 @@
 // A promotion's settings form: partner, type, start and time zone are locked once it has been ACTIVE
 // (the service refuses changing them, 2102), so they are shown disabled and never sent.
 import { SelectField, TextField } from '../../../shared/ui.tsx';
+import { useSharedWords } from '../../../shared/values.tsx';
 import { partnerOptions } from '../../choices.ts';
 import { ActionForm } from '../../components/ActionForm.tsx';
-import { choice, field, instantToLocal, localToInstant } from '../../forms.ts';
+import { choice, field, inZone, instantToLocal, localToInstant } from '../../forms.ts';
 import { useConsoleText } from '../../i18n.ts';
 import { useSession } from '../../session.tsx';
 import type { BodyOf } from '../../../shared/api-client.ts';
@@ -21,6 +22,7 @@ export function PromotionSettings({
 }) {
   const session = useSession();
   const { t } = useConsoleText();
+  const { lang } = useSharedWords();
   const readOnly = !session.canWrite;
   // activatedAt is set for good the first time the promotion is ACTIVE.
   const locked = promotion.activatedAt !== null || readOnly;
@@ -97,6 +99,16 @@ export function PromotionSettings({
         defaultValue={instantToLocal(promotion.startAt)}
         required
         {...lockable}
+        hint={[
+          t('promotionsPage.startsBoth', {
+            zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+            promotionZone: promotion.timezone,
+            there: inZone(promotion.startAt, promotion.timezone, lang),
+          }),
+          lockable.hint,
+        ]
+          .filter(Boolean)
+          .join(' ')}
       />
       <TextField
         label={t('promotionsPage.ends')}

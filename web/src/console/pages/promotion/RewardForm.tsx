@@ -1,7 +1,7 @@
 // The reward of a mission or a mission group: shown in words, and set (a budget, and an amount for a
 // FIXED one) or removed.
 import { useState } from 'react';
-import { formatUnits } from '../../../shared/format.ts';
+import { Amount, useAmountText } from '../../../shared/values.tsx';
 import { Link } from '../../../shared/router.ts';
 import { SelectField, TextField, useAction } from '../../../shared/ui.tsx';
 import { ActionForm } from '../../components/ActionForm.tsx';
@@ -17,7 +17,7 @@ export function RewardText({ reward }: { reward: RewardView | undefined }) {
     return <span>{t('promotionPage.luckyTicketOf', { budget: reward.budgetName })}</span>;
   return (
     <span>
-      {formatUnits(reward.amount ?? '0', reward.decimals)} {reward.assetSymbol}{' '}
+      <Amount value={reward.amount ?? '0'} decimals={reward.decimals} symbol={reward.assetSymbol} />{' '}
       <span className="muted">({reward.budgetName})</span>
     </span>
   );
@@ -44,6 +44,7 @@ export function RewardForm({
 }) {
   const session = useSession();
   const { t } = useConsoleText();
+  const amountText = useAmountText();
   const action = useAction();
   const [type, setType] = useState<BudgetType>(current?.type ?? 'FIXED');
   const matching = budgets.filter((b) => b.type === type);
@@ -75,6 +76,8 @@ export function RewardForm({
       submit={t('promotionPage.setReward')}
       action={action}
       onSubmit={save}
+      confirmation={t('promotionPage.rewardSaved', { title: target.label })}
+      resetOnSuccess
       moreActions={
         current && (
           <button type="button" className="secondary" disabled={action.busy} onClick={remove}>
@@ -112,7 +115,7 @@ export function RewardForm({
           value: b.id,
           label: t('promotionPage.budgetLeft', {
             name: b.name,
-            left: `${formatUnits(b.remaining, b.decimals)} ${b.assetSymbol}`,
+            left: amountText(b.remaining, b.decimals, b.assetSymbol),
           }),
         }))}
       />

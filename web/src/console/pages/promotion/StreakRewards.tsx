@@ -2,7 +2,7 @@
 // daily check-ins reaches a number of days. The API replaces the whole list, so adding or removing
 // one sends the others with it.
 import { DataTable } from '../../../shared/data-table.tsx';
-import { formatUnits } from '../../../shared/format.ts';
+import { Amount, useAmountText } from '../../../shared/values.tsx';
 import { ErrorNotice, SelectField, TextField, useAction, useLoad } from '../../../shared/ui.tsx';
 import { budgetOptions } from '../../choices.ts';
 import { ActionForm } from '../../components/ActionForm.tsx';
@@ -15,6 +15,7 @@ import type { Budget } from '../../types.ts';
 export function StreakRewards({ promotionId, budgets }: { promotionId: string; budgets: Budget[] }) {
   const session = useSession();
   const { t } = useConsoleText();
+  const amountText = useAmountText();
   const path = { id: promotionId };
   const rewards = useLoad(
     (signal) => session.api.get('/admin/v1/promotions/{id}/streak-rewards', { path, signal }),
@@ -58,7 +59,11 @@ export function StreakRewards({ promotionId, budgets }: { promotionId: string; b
                     <td className="number">{t('streaks.dayCount', { count: r.days })}</td>
                     <td>{budget?.name ?? r.budgetId}</td>
                     <td className="number">
-                      {formatUnits(r.amount, budget?.decimals ?? 0)} {budget?.assetSymbol}
+                      <Amount
+                        value={r.amount}
+                        decimals={budget?.decimals ?? 0}
+                        symbol={budget?.assetSymbol}
+                      />
                     </td>
                     {session.canWrite && (
                       <td>
@@ -100,7 +105,16 @@ export function StreakRewards({ promotionId, budgets }: { promotionId: string; b
             required
             hint={t('streaks.daysHint')}
           />
-          <SelectField label={t('streaks.budget')} name="budgetId" options={budgetOptions(fixed)} />
+          <SelectField
+            label={t('streaks.budget')}
+            name="budgetId"
+            options={budgetOptions(fixed, (b) =>
+              t('promotionPage.budgetLeft', {
+                name: b.name,
+                left: amountText(b.remaining, b.decimals, b.assetSymbol),
+              }),
+            )}
+          />
           <TextField
             label={t('streaks.amount')}
             name="amount"

@@ -2,6 +2,8 @@
 // and the outbox's messages with each delivery attempt and a re-send (docs/webhooks.md).
 import { useState } from 'react';
 import { ErrorNotice, SelectField, StatusBadge, TextField, useAction, useLoad } from '../../../shared/ui.tsx';
+import { Link } from '../../../shared/router.ts';
+import { HexValue } from '../../../shared/values.tsx';
 import { LIST_LIMIT, partnerOptions, usePartnerList, withAny } from '../../choices.ts';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
@@ -54,7 +56,16 @@ function ShownOnce({ secret, onDismiss }: { secret: string; onDismiss: () => voi
   );
 }
 
-function EndpointCard({ endpoint, onChanged }: { endpoint: Endpoint; onChanged: () => void }) {
+function EndpointCard({
+  endpoint,
+  partnerName,
+  onChanged,
+}: {
+  endpoint: Endpoint;
+  /** The partner's name (its id until the partner list has loaded). */
+  partnerName: string;
+  onChanged: () => void;
+}) {
   const session = useSession();
   const { t, formatDateTime } = useConsoleText();
   const action = useAction();
@@ -83,7 +94,10 @@ function EndpointCard({ endpoint, onChanged }: { endpoint: Endpoint; onChanged: 
       </h3>
       <Facts
         facts={[
-          [t('webhooksPage.partner'), endpoint.partnerId],
+          [
+            t('webhooksPage.partner'),
+            <Link to={`/console/partners/${endpoint.partnerId}`}>{partnerName}</Link>,
+          ],
           [t('webhooksPage.events'), endpoint.events.join(', ')],
           [t('webhooksPage.created'), formatDateTime(endpoint.createdAt)],
           endpoint.previousSecretExpiresAt !== null && [
@@ -141,8 +155,9 @@ function MessageRow({ message, onChanged }: { message: Message; onChanged: () =>
   return (
     <li className="card">
       <p>
-        <strong>{message.eventType}</strong> <StatusBadge status={message.status} /> <code>{message.id}</code>{' '}
-        · {formatDateTime(message.createdAt)} ·{' '}
+        <strong>{message.eventType}</strong> <StatusBadge status={message.status} />{' '}
+        <HexValue value={message.id} name={t('webhooksPage.messageId')} /> ·{' '}
+        {formatDateTime(message.createdAt)} ·{' '}
         {t('webhooksPage.attempts', { count: message.attempts, shown: formatNumber(message.attempts) })}
         {message.nextAttemptAt && message.status === 'PENDING' && (
           <> · {t('webhooksPage.next', { at: formatDateTime(message.nextAttemptAt) })}</>
@@ -191,6 +206,13 @@ function MessageRow({ message, onChanged }: { message: Message; onChanged: () =>
   );
 }
 
+/** The URL field's hint for the rules this deployment applies (GET /admin/v1/me says which). */
+export function urlHintKey(rules: { httpsRequired: boolean; privateAddressesAllowed: boolean }): string {
+  if (rules.httpsRequired)
+    return rules.privateAddressesAllowed ? 'webhooksPage.urlHintHttpsPrivate' : 'webhooksPage.urlHint';
+  return rules.privateAddressesAllowed ? 'webhooksPage.urlHintPrivate' : 'webhooksPage.urlHintHttp';
+}
+
 export function WebhooksPage() {
   const session = useSession();
   const { t } = useConsoleText();
@@ -232,7 +254,12 @@ export function WebhooksPage() {
         {(items) => (
           <div className="stack">
             {items.map((e) => (
-              <EndpointCard key={`${e.id}-${e.enabled}`} endpoint={e} onChanged={endpoints.reload} />
+              <EndpointCard
+                key={`${e.id}-${e.enabled}`}
+                endpoint={e}
+                partnerName={partners.data?.items.find((p) => p.id === e.partnerId)?.name ?? e.partnerId}
+                onChanged={endpoints.reload}
+              />
             ))}
           </div>
         )}
@@ -256,7 +283,7 @@ export function WebhooksPage() {
             type="url"
             required
             maxLength={2048}
-            hint={t('webhooksPage.urlHint')}
+            hint={t(urlHintKey(session.identity.webhookUrls))}
           />
           <fieldset>
             <legend>{t('webhooksPage.events')}</legend>

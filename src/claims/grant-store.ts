@@ -1,0 +1,226 @@
+// The SQL of granting claims (grants.ts holds the order: caps, budgets in id order, the
+// reservation engine, the releases): the first statement that defers unlinked users' grants and
+// reads the caps, the cap counters' lock and update, the claims' insert (alone, or with the take
+// from one free stripe), and the fragments (grantRows, claimsCtes) other claim statements compose.
+import { sql } from 'kysely';
+import type { RawBuilder, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { prepared } from '../db/connection.ts';
+import type { ClaimStatus } from '../domain/claims.ts';
+import { takeFromOneFreeStripe } from '../budgets/reservations.ts';
+import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
+import { claimEvents } from '../webhooks/store/events.ts';
+
+export interface Grant {
+  budget: { id: string; asset_id: string; stripes: number };
+  amount: bigint;
+  partnerId: string;
+  partnerUid: string;
+  promotionId: string | null;
+  source: 'MISSION' | 'GROUP' | 'DRAW' | 'STREAK';
+  sourceId: string;
+  periodKey: string;
+  now: Date;
+  /** Granted when the user linked, for a completion made before (then): the mission page says so. */
+  completedBeforeLink?: Date;
+  /** The W3C traceparent of the request that earned it: the payout's span links to it. */
+  traceContext?: string;
+}
+
+/**
+ * Why a claim was refused: no budget left, an operator cap, a completion too old when the user
+ * linked, or (decided in the claim's statement, claimsCtes) the person already has this reward for
+ * this period through another partnerUid.
+ */
+export type RefusalReason = 'BUDGET_EXHAUSTED' | 'CAP_REACHED' | 'EXPIRED' | 'ALREADY_REWARDED';
+
+/**
+ * One statement: each grant's account (its user's link), its payout address and its budget's caps,
+ * in the grants' order; the grants of users who have not linked are written as deferred rewards
+ * (no claim, nothing taken from the budget). Read in one snapshot.
+ */
+export async function deferUnlinkedGrants(
+  trx: Transaction<DB>,
+  grants: readonly Grant[],
+  ids: readonly string[],
+) {
+  const column = <T>(pick: (g: Grant) => T) => grants.map(pick);
+  const query = sql<{
+    account_id: string | null;
+    address: string | null;
+    per_account: string | null;
+    per_partner: string | null;
+  }>`
+    WITH input AS (
+      SELECT * FROM unnest(${[...ids]}::text[], ${column((g) => g.budget.id)}::text[], ${column((g) => g.partnerId)}::text[],
+                           ${column((g) => g.partnerUid)}::text[], ${column((g) => g.promotionId)}::text[], ${column((g) => g.source)}::text[],
+                           ${column((g) => g.sourceId)}::text[], ${column((g) => g.periodKey)}::text[], ${column((g) => g.amount.toString())}::numeric[],
+                           ${column((g) => (g.completedBeforeLink ?? g.now).toISOString())}::timestamptz[])
+             WITH ORDINALITY AS i(id, budget_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, at, n)
+    ), facts AS (
+      SELECT i.*, m.account_id, w.address, c.per_account_per_day::text AS per_account, c.per_partner_per_day::text AS per_partner
+      FROM input i
+      LEFT JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
+      LEFT JOIN user_wallets w ON w.account_id = m.account_id
+      LEFT JOIN budget_caps c ON c.budget_id = i.budget_id
+    ), deferred AS (
+      INSERT INTO deferred_rewards (id, kind, partner_id, partner_uid, promotion_id, source, source_id, period_key, budget_id, amount, completed_at)
+      SELECT id, 'CLAIM', partner_id, partner_uid, promotion_id, source, source_id, period_key, budget_id, amount, at
+      FROM facts WHERE account_id IS NULL
+      ORDER BY partner_id, partner_uid, source, source_id, period_key
+      ON CONFLICT DO NOTHING
+    )
+    SELECT account_id, address, per_account, per_partner FROM facts ORDER BY n`;
+  const rows = (await trx.executeQuery(prepared('claims_defer_unlinked', query.compile(trx)))).rows;
+  return rows;
+}
+
+/**
+ * Locks the cap counters of a budget (creating missing ones at 0), in the order given (the caller's
+ * key order); answers each with what it has used.
+ */
+export async function lockCapUsage(
+  trx: Transaction<DB>,
+  budgetId: string,
+  keys: ReadonlyArray<{ day: string; scope: string; subject: string }>,
+) {
+  const locked = sql<{ day: string; scope: string; subject: string; used: string }>`
+    INSERT INTO cap_usage (budget_id, day, scope, subject, used)
+    SELECT ${budgetId}, k.day::date, k.scope, k.subject, 0
+    FROM unnest(${keys.map((k) => k.day)}::text[], ${keys.map((k) => k.scope)}::text[], ${keys.map((k) => k.subject)}::text[]) WITH ORDINALITY AS k(day, scope, subject, n)
+    ORDER BY k.n
+    ON CONFLICT (budget_id, day, scope, subject) DO UPDATE SET used = cap_usage.used
+    RETURNING day::text AS day, scope, subject, used::text AS used`;
+  const rows = (await trx.executeQuery(prepared('caps_lock', locked.compile(trx)))).rows;
+  return rows;
+}
+
+/** Adds to each cap counter of the budget its amount. */
+export async function addCapUsage(
+  trx: Transaction<DB>,
+  budgetId: string,
+  changed: ReadonlyArray<{ day: string; scope: string; subject: string; amount: bigint }>,
+): Promise<void> {
+  await sql`
+        UPDATE cap_usage u SET used = u.used + v.amount
+        FROM unnest(${changed.map((k) => k.day)}::text[], ${changed.map((k) => k.scope)}::text[], ${changed.map((k) => k.subject)}::text[],
+                    ${changed.map((k) => k.amount.toString())}::numeric[]) AS v(day, scope, subject, amount)
+        WHERE u.budget_id = ${budgetId} AND u.day = v.day::date AND u.scope = v.scope AND u.subject = v.subject`.execute(
+    trx,
+  );
+}
+
+/** One statement: the claims of the grants and their history (each refused with its reason, or reserved). */
+export async function insertClaims(
+  trx: Transaction<DB>,
+  grants: readonly Grant[],
+  ids: readonly string[],
+  refused: ReadonlyArray<RefusalReason | null>,
+): Promise<Array<{ id: string; status: ClaimStatus }>> {
+  const query = sql<{ id: string; status: ClaimStatus }>`
+      WITH ${claimsCtes(grantRows(grants, ids, refused), sql`true`)}
+      SELECT id, status FROM claim`;
+  return (await trx.executeQuery(prepared('claims_grant', query.compile(trx)))).rows;
+}
+
+/**
+ * One statement: take `total` (the amounts of all `grants`: one budget, one amount) from a single
+ * stripe nobody holds, nearest `home`, and write their claims and history. No row when no free
+ * stripe had room (nothing taken, written or locked); else one row per claim written (id null
+ * when none was).
+ */
+export async function claimFromOneFreeStripeRows(
+  trx: Transaction<DB>,
+  grants: readonly Grant[],
+  ids: readonly string[],
+  home: number,
+  total: bigint,
+) {
+  const first = grants[0] as Grant;
+  const query = sql<{ stripe: number; id: string | null; status: ClaimStatus | null }>`
+    WITH ${takeFromOneFreeStripe(first.budget.id, first.budget.stripes, home, total)},
+         ${claimsCtes(
+           grantRows(
+             grants,
+             ids,
+             grants.map(() => null),
+           ),
+           sql`EXISTS (SELECT 1 FROM take)`,
+         )}
+    SELECT t.stripe, c.id, c.status FROM take t LEFT JOIN claim c ON true`;
+  return (await trx.executeQuery(prepared('claims_grant_one_stripe', query.compile(trx)))).rows;
+}
+
+/** The grants as rows for claimsCtes: one per grant, in order, with why it was refused (null: reserved). */
+export function grantRows(
+  grants: readonly Grant[],
+  ids: readonly string[],
+  refused: ReadonlyArray<RefusalReason | null>,
+): RawBuilder<unknown> {
+  const column = <T>(pick: (g: Grant) => T) => grants.map(pick);
+  return sql`
+    SELECT * FROM unnest(${ids}::text[], ${column((g) => g.budget.id)}::text[], ${column((g) => g.budget.asset_id)}::text[],
+                         ${column((g) => g.partnerId)}::text[], ${column((g) => g.partnerUid)}::text[], ${column((g) => g.promotionId)}::text[],
+                         ${column((g) => g.source)}::text[], ${column((g) => g.sourceId)}::text[], ${column((g) => g.periodKey)}::text[],
+                         ${column((g) => g.amount.toString())}::numeric[], ${[...refused]}::text[],
+                         ${column((g) => g.now.toISOString())}::timestamptz[], ${column((g) => g.completedBeforeLink?.toISOString() ?? null)}::timestamptz[],
+                         ${column((g) => g.traceContext ?? null)}::text[])
+           WITH ORDINALITY AS i(id, budget_id, asset_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, refused, at,
+                                completed_before_link, trace_context, n)`;
+}
+
+/**
+ * The CTEs `input`, `claim` and `history`: a claim for each row of `rows` (columns id, budget_id,
+ * asset_id, partner_id, partner_uid, promotion_id, source, source_id, period_key, amount, refused,
+ * at, completed_before_link, trace_context, n) not granted yet, only when `onlyIf` holds, each with the user's
+ * account when linked, and their first history rows. A claim not refused (its amount taken) is
+ * REQUESTED when its user is linked, else RESERVED (only claims of before migration 0008); a
+ * refused one is REJECTED with the reason. The CTE `claim_hooks` writes their webhook messages.
+ */
+export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown>) {
+  return sql`
+    input AS (${rows}), claim AS (
+      INSERT INTO claims (id, budget_id, asset_id, partner_id, partner_uid, account_id, promotion_id, source, source_id,
+                          period_key, amount, status, reason, next_attempt_at, created_at, updated_at, completed_before_link, trace_context)
+      SELECT i.id, i.budget_id, i.asset_id, i.partner_id, i.partner_uid, m.account_id, i.promotion_id, i.source, i.source_id,
+             i.period_key, i.amount, s.status, r.refused,
+             CASE WHEN s.status = 'REQUESTED' THEN i.at END, i.at, i.at, i.completed_before_link, i.trace_context
+      -- The condition sits inside the derived table, kept apart by OFFSET 0: Citus (on PostgreSQL
+      -- 15 and 16) refuses a condition on no table beside an outer join to a distributed table
+      -- (docs/scaling.md "On Citus").
+      FROM (SELECT * FROM input WHERE ${onlyIf} OFFSET 0) i
+      LEFT JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
+      -- One reward per person: the account already has this reward for this period through
+      -- another partnerUid it was linked through before (docs/rewards.md).
+      CROSS JOIN LATERAL (SELECT coalesce(i.refused, CASE WHEN m.account_id IS NOT NULL AND EXISTS (
+                            SELECT 1 FROM claims o
+                            WHERE o.account_id = m.account_id AND o.source = i.source AND o.source_id = i.source_id
+                              AND o.period_key = i.period_key AND o.status <> 'REJECTED'
+                              AND (o.partner_id <> i.partner_id OR o.partner_uid <> i.partner_uid))
+                          THEN 'ALREADY_REWARDED' END) AS refused) r
+      CROSS JOIN LATERAL (SELECT CASE WHEN r.refused IS NOT NULL THEN 'REJECTED'
+                                      WHEN m.account_id IS NOT NULL THEN 'REQUESTED' ELSE 'RESERVED' END AS status) s
+      ORDER BY i.n
+      ON CONFLICT (partner_id, partner_uid, source, source_id, period_key) DO NOTHING
+      RETURNING id, status, reason, created_at, partner_id, partner_uid, asset_id, amount, source, source_id, period_key
+    ), history AS (
+      INSERT INTO claim_events (partner_id, claim_id, from_status, to_status, reason, at)
+      SELECT claim.partner_id, claim.id, e.from_status, e.to_status, e.reason, claim.created_at
+      FROM claim CROSS JOIN LATERAL (VALUES
+        (1, NULL::text, CASE WHEN claim.status = 'REQUESTED' THEN 'RESERVED' ELSE claim.status END,
+            CASE WHEN claim.status = 'REJECTED' THEN claim.reason END),
+        (2, 'RESERVED', 'REQUESTED', 'user is linked')
+      ) AS e(n, from_status, to_status, reason)
+      WHERE e.n = 1 OR claim.status = 'REQUESTED'
+      ORDER BY claim.id, e.n
+    ), ${webhookOutboxCte(
+      'claim_hooks',
+      claimEvents(
+        sql`(SELECT claim.*, e.status AS moved_to FROM claim CROSS JOIN LATERAL (VALUES
+               (1, CASE WHEN claim.status = 'REQUESTED' THEN 'RESERVED' ELSE claim.status END), (2, 'REQUESTED')
+             ) AS e(n, status) WHERE e.n = 1 OR claim.status = 'REQUESTED' ORDER BY claim.id, e.n) c`,
+        sql`c.moved_to`,
+        sql`c.created_at`,
+      ),
+    )}`;
+}

@@ -1,0 +1,40 @@
+// Citus detection (docs/scaling.md "On Citus"): the service runs on a Citus cluster exactly when its
+// database (the coordinator) has the citus extension. Nothing is configured: the migrations read the
+// same fact (0032_citus_distribution.sql) and distribute the tables; the service only reports it.
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { DB } from './schema.ts';
+
+export interface CitusLayout {
+  /** Worker nodes holding shards (the coordinator not counted). */
+  workers: number;
+  /** Tables distributed on partner_id. */
+  distributedTables: number;
+  /** Tables copied to every node. */
+  referenceTables: number;
+}
+
+/** Whether the database is a Citus coordinator (it has the citus extension). */
+export async function isCitus(db: Kysely<DB>): Promise<boolean> {
+  const { rows } = await sql<{ citus: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`.execute(db);
+  return rows[0]?.citus === true;
+}
+
+/** The cluster's shape when the database is a Citus coordinator; undefined on PostgreSQL and PGlite. */
+export async function citusLayout(db: Kysely<DB>): Promise<CitusLayout | undefined> {
+  if (!(await isCitus(db))) return undefined;
+  // Only now: pg_dist_* exist only where citus is installed.
+  const { rows: layout } = await sql<{ workers: number; distributed: number; reference: number }>`
+    SELECT (SELECT count(*)::int FROM pg_dist_node WHERE groupid <> 0 AND noderole = 'primary' AND isactive) AS workers,
+           (SELECT count(*)::int FROM pg_dist_partition WHERE partmethod = 'h') AS distributed,
+           (SELECT count(*)::int FROM pg_dist_partition WHERE partmethod = 'n' AND repmodel = 't') AS reference`.execute(
+    db,
+  );
+  const row = layout[0];
+  return {
+    workers: row?.workers ?? 0,
+    distributedTables: row?.distributed ?? 0,
+    referenceTables: row?.reference ?? 0,
+  };
+}

@@ -1,0 +1,41 @@
+// `npm run demo`: seeds the demo campaign (seed.ts) into a running service through its operator API
+// and prints how to start examples/partner-server against it. The partner's API key and webhook
+// secret are printed here once, as the API shows them once; nothing is written to a file.
+//   MRS_BASE_URL        the service (default http://localhost:8080)
+//   MRS_ADMIN_SECRET    an OPERATOR or OWNER secret (the console's Credentials page), or ADMIN_TOKEN
+//   PARTNER_SERVER_URL  where the example partner server will listen (default http://localhost:3000)
+import { partnerServerCommand, seedDemo } from './seed.ts';
+import type { OperatorCall } from './seed.ts';
+
+const baseUrl = (process.env.MRS_BASE_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
+const secret = process.env.MRS_ADMIN_SECRET ?? process.env.ADMIN_TOKEN;
+if (!secret) {
+  console.error(
+    'set MRS_ADMIN_SECRET to an operator secret: in the console, Credentials > new credential (OPERATOR), or the ADMIN_TOKEN the service started with',
+  );
+  process.exit(1);
+}
+const partnerServerUrl = process.env.PARTNER_SERVER_URL ?? 'http://localhost:3000';
+
+const call: OperatorCall = async (method, url, body) => {
+  const response = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${secret}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: await response.json().catch(() => null) };
+};
+
+const demo = await seedDemo(call, { partnerServerUrl });
+const command = partnerServerCommand(baseUrl, partnerServerUrl, demo).replaceAll('\n', '\n  ');
+console.log(`Demo campaign ready: partner ${demo.partnerId}, budget ${demo.budgetId} (funded on the dev chain),
+missions ${demo.missionKeys.join(', ')}, webhook endpoint ${partnerServerUrl}/webhooks.
+
+Start the example partner server from the repository root (the key and secret are shown only now):
+
+  ${command}
+
+Then open ${partnerServerUrl}/link?uid=alice`);

@@ -1,0 +1,96 @@
+// The SQL of webhook delivery: leasing a round's due messages, and recording the round's attempts
+// and their messages' new states (delivery.ts is the worker that sends them).
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+
+/** A leased message with what its delivery needs: the endpoint's URL and secrets. */
+export interface Leased {
+  id: string;
+  endpoint_id: string;
+  payload: unknown;
+  attempts: number;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+/** What one POST answered. */
+export interface Outcome {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** One delivery attempt and the state it moves its message to. */
+export interface Attempt {
+  id: string;
+  at: Date;
+  outcome: Outcome;
+  status: 'DELIVERED' | 'FAILED' | 'PENDING';
+  attempts: number;
+  error: string | null;
+  nextAttemptAt: Date;
+  deliveredAt: Date | null;
+}
+
+/**
+ * The statement that leases a round's messages: up to `batchSize` due ones, earliest due first,
+ * then event order, pushed to `lease` so no other worker takes them meanwhile. The index
+ * `webhook_messages_due_order` (migration 0015) has exactly this order, so a round reads its own
+ * messages and not the whole backlog (ordering by the due time alone sorted every message due at the
+ * same instant on each round: a backlog drained in time growing with its square).
+ */
+export function leaseDueMessages(now: Date, lease: Date, batchSize: number) {
+  return sql<Leased>`
+    WITH due AS (
+      SELECT m.id FROM webhook_messages m
+      JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
+      WHERE m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
+      ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
+      LIMIT ${batchSize}
+      FOR UPDATE OF m SKIP LOCKED
+    ), leased AS (
+      UPDATE webhook_messages m SET next_attempt_at = ${lease}::timestamptz
+      FROM due WHERE m.id = due.id
+      RETURNING m.id, m.endpoint_id, m.payload, m.attempts, m.created_at, m.rank, m.seq
+    )
+    SELECT l.id, l.endpoint_id, l.payload, l.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+    FROM leased l JOIN webhook_endpoints e ON e.id = l.endpoint_id
+    ORDER BY l.created_at, l.rank, l.seq`;
+}
+
+/**
+ * The round's attempts and their messages' new states in ONE statement (not one per message), and
+ * the messages it did not send due again at `now`: a crash before it leaves the round's messages
+ * PENDING under their lease, so they are sent again when it runs out, as after a crash during a
+ * POST (at least once).
+ */
+export async function recordAttempts(
+  db: Kysely<DB>,
+  attempts: Attempt[],
+  unsent: string[],
+  now: Date,
+): Promise<void> {
+  if (attempts.length === 0 && unsent.length === 0) return;
+  const column = <T>(pick: (a: Attempt) => T) => attempts.map(pick);
+  await sql`
+    WITH t AS (
+      SELECT * FROM unnest(${column((a) => a.id)}::text[], ${column((a) => a.at)}::timestamptz[],
+                           ${column((a) => a.outcome.statusCode)}::int[], ${column((a) => a.outcome.error)}::text[],
+                           ${column((a) => a.outcome.durationMs)}::int[], ${column((a) => a.status)}::text[],
+                           ${column((a) => a.attempts)}::int[], ${column((a) => a.error)}::text[],
+                           ${column((a) => a.nextAttemptAt)}::timestamptz[], ${column((a) => a.deliveredAt)}::timestamptz[])
+             WITH ORDINALITY AS t(id, at, code, outcome_error, duration, status, attempts, error, next_at, delivered_at, n)
+    ), attempt AS (
+      INSERT INTO webhook_attempts (message_id, attempted_at, status_code, error, duration_ms)
+      SELECT id, at, code, outcome_error, duration FROM t ORDER BY n
+    ), released AS (
+      UPDATE webhook_messages m SET next_attempt_at = ${now}::timestamptz
+      WHERE m.id = ANY (${unsent}::text[]) AND m.status = 'PENDING'
+    )
+    UPDATE webhook_messages m SET status = t.status, attempts = t.attempts, last_error = t.error,
+           next_attempt_at = t.next_at, delivered_at = t.delivered_at
+    FROM t WHERE m.id = t.id AND m.status = 'PENDING'`.execute(db);
+}

@@ -1,0 +1,224 @@
+// The service on a Citus cluster (docs/scaling.md "On Citus"): the migrations distribute the
+// partner-scoped tables on partner_id in one co-location group and make the shared ones reference
+// tables; the partner API works through the coordinator; a partner's rows live on the worker its
+// shard is placed on; the hot statements are routed to one shard. Needs DATABASE_URL naming a
+// Citus coordinator with two workers (.ci/citus.sh); skipped with its reason elsewhere.
+import pg from 'pg';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createAccount, partnerCall, setupMission, startTestApp } from '../harness.ts';
+import type { MissionSetup, TestContext } from '../harness.ts';
+import { onCitus } from './database.ts';
+import { citusLayout } from '../../src/db/citus.ts';
+import { describeUnless } from '../requirements.ts';
+import { runPayoutBatch } from '../../src/payout/worker.ts';
+import { ledgerProvider } from '../../src/payout/ledger.ts';
+
+const PARTNER_TABLES = [
+  'mission_progress',
+  'user_mappings',
+  'user_streaks',
+  'mapping_tokens',
+  'deferred_rewards',
+  'completion_rates',
+  'completion_alarms',
+  // A claim's history and the ledger (0040): written on the partner's shard alone.
+  'claim_events',
+  'ledger_transfers',
+  'ledger_entries',
+];
+const SHARED_TABLES = ['partners', 'reward_assets', 'chain_networks', 'admin_credentials', 'budgets'];
+
+describeUnless((await onCitus()) ? 'it checks plain PostgreSQL and PGlite, not a Citus cluster' : undefined)(
+  'without Citus',
+  () => {
+    it('detects no cluster and distributes nothing (plain PostgreSQL or PGlite)', async () => {
+      const ctx = await startTestApp();
+      try {
+        expect(await citusLayout(ctx.database.db)).toBeUndefined();
+        // The helper functions of migration 0032 exist and do nothing.
+        await sql`SELECT mrs_distribute_by_partner('mission_progress'), mrs_make_reference('partners')`.execute(
+          ctx.database.db,
+        );
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM mission_progress`.execute(
+          ctx.database.db,
+        );
+        expect(rows[0]?.n).toBe(0);
+      } finally {
+        await ctx.close();
+      }
+    });
+  },
+);
+
+describeUnless(
+  (await onCitus()) ? undefined : 'it needs a Citus cluster started by .ci/citus.sh (npm run test:citus)',
+)('the service on Citus, sharded by partner', () => {
+  let ctx: TestContext;
+  let setup: MissionSetup;
+
+  beforeAll(async () => {
+    ctx = await startTestApp({ captureLogs: true });
+    setup = await setupMission(ctx, { missionKey: 'daily-login', recurrence: 'DAILY' });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('distributes the partner-scoped tables on partner_id, co-located, and the shared ones as reference tables', async () => {
+    const { rows } = await sql<{ name: string; method: string; column: string | null; colocation: number }>`
+      SELECT logicalrelid::text AS name, partmethod AS method,
+             CASE WHEN partmethod = 'h' THEN column_to_column_name(logicalrelid, partkey) END AS column,
+             colocationid AS colocation
+      FROM pg_dist_partition`.execute(ctx.database.db);
+    const byName = new Map(rows.map((row) => [row.name, row]));
+    for (const table of PARTNER_TABLES) {
+      expect(byName.get(table), table).toMatchObject({ method: 'h', column: 'partner_id' });
+    }
+    expect(new Set(PARTNER_TABLES.map((t) => byName.get(t)?.colocation)).size).toBe(1);
+    for (const table of SHARED_TABLES) expect(byName.get(table), table).toMatchObject({ method: 'n' });
+    expect(await citusLayout(ctx.database.db)).toEqual({
+      workers: 2,
+      distributedTables: rows.filter((row) => row.method === 'h').length,
+      referenceTables: expect.any(Number),
+    });
+  });
+
+  it('answers the partner API through the coordinator, and keeps a partner’s rows on the worker of its shard', async () => {
+    const accountId = await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: 'u-1' } });
+    const achieve = await partnerCall(ctx, setup, {
+      method: 'POST',
+      url: '/v1/achieve',
+      body: { partnerUid: 'u-1', missionKey: setup.missionKey, completed: true },
+    });
+    if (achieve.statusCode !== 200)
+      console.log(JSON.stringify(ctx.logs.filter((l) => (l.level as number) >= 50)).slice(0, 3000));
+    expect(achieve.statusCode).toBe(200);
+    const check = await partnerCall(ctx, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=u-1' });
+    expect(check.statusCode).toBe(200);
+
+    // Where the partner's shard of mission_progress is placed, and the shard's own table there.
+    const { rows } = await sql<{ shard: string; host: string; port: number }>`
+      SELECT s.shard_name AS shard, s.nodename AS host, s.nodeport AS port
+      FROM citus_shards s
+      WHERE s.table_name = 'mission_progress'::regclass
+        AND s.shardid = get_shard_id_for_distribution_column('mission_progress', ${setup.partnerId}::text)`.execute(
+      ctx.database.db,
+    );
+    const placement = rows[0];
+    if (!placement) throw new Error('no placement for the partner');
+    const workers = await sql<{ host: string; port: number }>`
+      SELECT nodename AS host, nodeport AS port FROM pg_dist_node WHERE groupid <> 0`.execute(
+      ctx.database.db,
+    );
+    expect(workers.rows).toHaveLength(2);
+    const database = new URL(ctx.databaseUrl as string).pathname.slice(1);
+    for (const worker of workers.rows) {
+      const client = new pg.Client({ host: worker.host, port: worker.port, user: 'postgres', database });
+      await client.connect();
+      try {
+        const exists = await client.query(`SELECT to_regclass($1) IS NOT NULL AS here`, [placement.shard]);
+        const onThisWorker = worker.host === placement.host && worker.port === placement.port;
+        expect(exists.rows[0].here).toBe(onThisWorker);
+        if (onThisWorker) {
+          const found = await client.query(
+            `SELECT partner_uid, completed FROM ${placement.shard} WHERE partner_id = $1`,
+            [setup.partnerId],
+          );
+          expect(found.rows).toEqual([{ partner_uid: 'u-1', completed: true }]);
+        }
+      } finally {
+        await client.end();
+      }
+    }
+    expect(accountId).toMatch(/^acc_/);
+  });
+
+  it('writes one audit row per operator write, from the coordinator’s copy of a reference table', async () => {
+    const { rows } = await sql<{ action: string; n: number }>`
+      SELECT action, count(*)::int AS n FROM audit_events
+      WHERE entity_type = 'partner' AND entity_id = ${setup.partnerId} GROUP BY action`.execute(
+      ctx.database.db,
+    );
+    expect(rows).toEqual([{ action: 'create', n: 1 }]);
+    const mission = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM audit_events WHERE entity_type = 'mission' AND entity_id = ${setup.missionId}`.execute(
+      ctx.database.db,
+    );
+    expect(mission.rows[0]?.n).toBe(1);
+  });
+
+  it('keeps a paid claim’s history and ledger rows on the worker of its partner’s shard (0040)', async () => {
+    const assetId = (
+      await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'CT', name: 'Citus', decimals: 0 })
+    ).json().id;
+    const budgetId = (
+      await ctx.admin('POST', '/admin/v1/budgets', { type: 'FIXED', assetId, name: 'citus', total: '10' })
+    ).json().id;
+    const reward = await ctx.admin('PUT', `/admin/v1/missions/${setup.missionId}/reward`, {
+      type: 'FIXED',
+      budgetId,
+      amount: '1',
+    });
+    expect(reward.statusCode).toBeLessThan(300);
+    await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: 'u-paid' } });
+    const achieve = await partnerCall(ctx, setup, {
+      method: 'POST',
+      url: '/v1/achieve',
+      body: { partnerUid: 'u-paid', missionKey: setup.missionKey, completed: true },
+    });
+    expect(achieve.statusCode).toBe(200);
+    expect(await runPayoutBatch(ctx.database.db, ctx.clock, ledgerProvider)).toBe(1);
+
+    // Each table's shard of the partner, the worker it is placed on, and the partner's rows there:
+    // the history (created, requested, paid), the transfer and its two entries.
+    const expected = { claim_events: 3, ledger_transfers: 1, ledger_entries: 2 };
+    const database = new URL(ctx.databaseUrl as string).pathname.slice(1);
+    for (const [table, count] of Object.entries(expected)) {
+      const { rows } = await sql<{ shard: string; host: string; port: number }>`
+        SELECT s.shard_name AS shard, s.nodename AS host, s.nodeport AS port
+        FROM citus_shards s
+        WHERE s.table_name = ${table}::regclass
+          AND s.shardid = get_shard_id_for_distribution_column(${table}::regclass, ${setup.partnerId}::text)`.execute(
+        ctx.database.db,
+      );
+      // One placement, on one worker (a reference table's shard has one on every node).
+      expect(rows, table).toHaveLength(1);
+      const placement = rows[0];
+      if (!placement) throw new Error(`no placement of ${table} for the partner`);
+      const client = new pg.Client({
+        host: placement.host,
+        port: placement.port,
+        user: 'postgres',
+        database,
+      });
+      await client.connect();
+      try {
+        const found = await client.query(
+          `SELECT count(*)::int AS n FROM ${placement.shard} WHERE partner_id = $1`,
+          [setup.partnerId],
+        );
+        expect(found.rows[0].n, table).toBe(count);
+      } finally {
+        await client.end();
+      }
+    }
+  });
+
+  it('routes the hot partner statements to one shard', async () => {
+    const plans = [
+      sql`EXPLAIN SELECT account_id FROM user_mappings WHERE partner_id = ${setup.partnerId} AND partner_uid = 'u-1'`,
+      sql`EXPLAIN SELECT completed FROM mission_progress
+          WHERE partner_id = ${setup.partnerId} AND partner_uid = 'u-1' AND mission_id = ${setup.missionId}`,
+      // A claim's history (src/claims/service.ts claimHistory) and a partner's ledger (0040).
+      sql`EXPLAIN SELECT * FROM claim_events WHERE partner_id = ${setup.partnerId} AND claim_id = 'clm_x' ORDER BY id`,
+      sql`EXPLAIN SELECT e.amount FROM ledger_transfers t JOIN ledger_entries e ON e.transfer_id = t.id AND e.partner_id = t.partner_id
+          WHERE t.partner_id = ${setup.partnerId} AND t.claim_id = 'clm_x'`,
+    ];
+    for (const plan of plans) {
+      const { rows } = await plan.execute(ctx.database.db);
+      const text = rows.map((row) => Object.values(row as Record<string, string>)[0]).join('\n');
+      expect(text).toContain('Task Count: 1');
+    }
+  });
+});

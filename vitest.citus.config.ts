@@ -1,0 +1,43 @@
+import { defineConfig } from 'vitest/config';
+
+// The named Citus part (docs/scaling.md "On Citus"): run by .ci/citus.sh with DATABASE_URL naming
+// the coordinator of a cluster with two workers. Every test file gets its own database on every
+// node (test/citus/database.ts). One file at a time: the cluster's three PostgreSQL servers share
+// the machine's cores with the service and the test.
+export default defineConfig({
+  test: {
+    include: [
+      // Distribution itself, rows on their worker, adding a worker under load.
+      'test/citus/**/*.test.ts',
+      // The partner API, the login and the sessions.
+      'test/achieve.happy.test.ts',
+      'test/connect.errors.test.ts',
+      'test/linking-journey.happy.test.ts',
+      'test/dev-login.happy.test.ts',
+      'test/sessions.security.test.ts',
+      // Money exactly once: the flash crowd on one budget, the payout worker killed mid-batch,
+      // retries, the chain outbox (nonces, leasing, confirmations) killed at every step.
+      'test/rewards.concurrency.test.ts',
+      'test/payout-retry.happy.test.ts',
+      'test/chain-payout.crash.test.ts',
+      'test/chain-wallets.happy.test.ts',
+      // Webhooks (outbox and delivery, crash), idempotency keys, rate-limit counters, purges.
+      'test/webhooks.happy.test.ts',
+      'test/webhooks.crash.test.ts',
+      'test/idempotency.concurrency.test.ts',
+      'test/rate-limits.security.test.ts',
+      'test/expiry-purge.happy.test.ts',
+      // The console's lists and reports, draws, the audit log (a budget's top-up among its
+      // writes), claims' status and history on every path (payout, retry, expiry, link sweep).
+      'test/reports.happy.test.ts',
+      'test/draws.happy.test.ts',
+      'test/audit.happy.test.ts',
+      'test/budget-top-up.concurrency.test.ts',
+      'test/claim-history.happy.test.ts',
+    ],
+    pool: 'forks',
+    maxWorkers: 1,
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+  },
+});
