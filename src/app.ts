@@ -146,6 +146,7 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
           apiKey,
           (conn, id) => caches.partners.get(id, () => findPartnerCredentials(conn, id)),
           config.serviceEnvironment,
+          (conn, id) => caches.partners.reload(id, () => findPartnerCredentials(conn, id)),
         ),
       routes: [checkLinkRoute, connectRoute(onLinked)] as FastifyPluginAsync[],
       allowListedRoutes: [achieveRoute(achiever)] as FastifyPluginAsync[],

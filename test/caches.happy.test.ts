@@ -8,6 +8,8 @@ import { partnerCall, setupMission, startSecondApp, startTestApp } from './harne
 import type { MissionSetup, TestContext } from './harness.ts';
 import type { App } from '../src/http/server.ts';
 import { describeUnless, needsPostgres } from './requirements.ts';
+import { newId, newSecret, sha256Hex } from '../src/domain/ids.ts';
+import { KEY_PREFIXES } from '../src/partners/key-environment.ts';
 
 let ctx: TestContext;
 
@@ -69,6 +71,38 @@ describe('hot-path caches in one process', () => {
     await ctx.admin('DELETE', `/admin/v1/partners/${setup.partnerId}/api-keys/${keys[0].id}`);
     expect(
       (await partnerCall(ctx, setup, { method: 'GET', url: '/v1/mission-users?partnerUid=c1' })).statusCode,
+    ).toBe(401);
+  });
+});
+
+describe('a key created through another process', () => {
+  it('works at once, before the NOTIFY that clears the cached credentials without it arrives', async () => {
+    const setup = await setupMission(ctx, { missionKey: 'new-key' });
+    const url = '/v1/mission-users?partnerUid=k1';
+    expect((await partnerCall(ctx, setup, { method: 'GET', url })).statusCode).toBe(200);
+    // The partner's credentials are cached now. Another process creates a key: its row is in the
+    // database, and this process has not been told (written past the operator API, which would clear
+    // this process's cache at once).
+    const apiKey = newSecret(KEY_PREFIXES.test);
+    await ctx.database.db
+      .insertInto('partner_api_keys')
+      .values({
+        id: newId('key'),
+        partner_id: setup.partnerId,
+        key_hash: sha256Hex(apiKey),
+        key_prefix: apiKey.slice(0, 13),
+        name: 'made elsewhere',
+        created_at: new Date(),
+      })
+      .execute();
+    expect(
+      (await partnerCall(ctx, { partnerId: setup.partnerId, apiKey }, { method: 'GET', url })).statusCode,
+    ).toBe(200);
+    // The old key is still good, and a wrong one is still refused.
+    expect((await partnerCall(ctx, setup, { method: 'GET', url })).statusCode).toBe(200);
+    expect(
+      (await partnerCall(ctx, { partnerId: setup.partnerId, apiKey: `${apiKey}x` }, { method: 'GET', url }))
+        .statusCode,
     ).toBe(401);
   });
 });

@@ -16,9 +16,15 @@ export class TtlCache<V> {
    * the transaction holds.
    */
   get(key: string, load: () => Promise<V>, options: { joinPending?: boolean } = {}): Promise<V> {
-    const now = performance.now();
     const hit = this.#entries.get(key);
-    if (hit && hit.expires > now && (hit.settled || options.joinPending !== false)) return hit.value;
+    if (hit && hit.expires > performance.now() && (hit.settled || options.joinPending !== false))
+      return hit.value;
+    return this.reload(key, load);
+  }
+
+  /** Loads `key` afresh whatever the cache holds, and keeps the new value for the next callers. */
+  reload(key: string, load: () => Promise<V>): Promise<V> {
+    const now = performance.now();
     if (this.#entries.size >= this.maxEntries) this.#entries.clear();
     const value = load();
     const entry = { expires: now + this.ttlMs, value, settled: false };

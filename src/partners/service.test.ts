@@ -61,6 +61,43 @@ describe('partner authentication by key hash', () => {
     expect((await authenticatePartner(db, 'ptn_1', KEY_B, find)).outcome).toBe('UNAUTHORIZED');
   });
 
+  it('looks a key the cached credentials lack up once more before refusing it, and only then', async () => {
+    const stale = credentials([KEY_A]);
+    const fresh = credentials([KEY_A, KEY_B]);
+    let reloads = 0;
+    const reload = async () => {
+      reloads += 1;
+      return fresh;
+    };
+    // KEY_B was created a moment ago through another process: the cache does not hold it yet.
+    expect(
+      (await authenticatePartner(db, 'ptn_1', KEY_B, async () => stale, undefined, reload)).outcome,
+    ).toBe('OK');
+    expect(reloads).toBe(1);
+    // A key the cache holds costs no second lookup.
+    expect(
+      (await authenticatePartner(db, 'ptn_1', KEY_A, async () => stale, undefined, reload)).outcome,
+    ).toBe('OK');
+    expect(reloads).toBe(1);
+    // A key neither holds is refused after the one lookup; so is a partner that is not there at all.
+    const wrong = `${KEY_A.slice(0, -1)}c`;
+    expect(
+      (await authenticatePartner(db, 'ptn_1', wrong, async () => stale, undefined, reload)).outcome,
+    ).toBe('UNAUTHORIZED');
+    expect(
+      (
+        await authenticatePartner(
+          db,
+          'ptn_x',
+          KEY_A,
+          async () => undefined,
+          undefined,
+          async () => undefined,
+        )
+      ).outcome,
+    ).toBe('UNAUTHORIZED');
+  });
+
   it('reads a stored hash in upper-case hex as the bytes it names, like the lower-case one', async () => {
     const upper = { partner: row(), keyHashes: [sha256Hex(KEY_A).toUpperCase()] };
     expect((await authenticatePartner(db, 'ptn_1', KEY_A, async () => upper)).outcome).toBe('OK');

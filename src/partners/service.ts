@@ -187,7 +187,22 @@ export type PartnerAuthResult =
   | { outcome: 'DISABLED' }
   | { outcome: 'WRONG_ENVIRONMENT'; message: string };
 
-/** Checks a partner id and API key: the key's hash is compared in constant time with each live key. */
+type PartnerCredentials = Awaited<ReturnType<typeof store.findPartnerCredentials>>;
+
+/** Whether `presented` (a key's hash) is one of the live keys'; no early exit, so the time taken does not tell which. */
+function holdsKey(credentials: PartnerCredentials, presented: string): boolean {
+  let matched = false;
+  for (const hash of credentials?.keyHashes ?? []) matched = digestsEqual(hash, presented) || matched;
+  return matched;
+}
+
+/**
+ * Checks a partner id and API key: the key's hash is compared in constant time with each live key.
+ * Credentials that come from a cache may predate a key created a moment ago through another process
+ * (whose NOTIFY has not arrived yet): a key they do not hold is looked up once more with `reload`
+ * before it is refused. A revoked key still held by the cache is refused once the entry goes (one
+ * second at most, sooner with the NOTIFY).
+ */
 export async function authenticatePartner(
   db: Kysely<DB>,
   partnerId: string,
@@ -196,18 +211,17 @@ export async function authenticatePartner(
   find: typeof store.findPartnerCredentials = store.findPartnerCredentials,
   /** The deployment's environment; a key naming the other one is refused before any lookup. */
   environment?: ServiceEnvironment,
+  /** Reads the credentials afresh (and refreshes the cache) when `find`'s answer does not hold the key. */
+  reload?: typeof store.findPartnerCredentials,
 ): Promise<PartnerAuthResult> {
   const keyEnvironment = environmentOfKey(apiKey);
   if (environment !== undefined && keyEnvironment !== undefined && keyEnvironment !== environment) {
     return { outcome: 'WRONG_ENVIRONMENT', message: wrongEnvironmentMessage(keyEnvironment) };
   }
-  const credentials = await find(db, partnerId);
-  if (!credentials) return { outcome: 'UNAUTHORIZED' };
   const presented = sha256Hex(apiKey);
-  let matched = false;
-  // No early exit: the time taken does not tell which key (if any) matched.
-  for (const hash of credentials.keyHashes) matched = digestsEqual(hash, presented) || matched;
-  if (!matched) return { outcome: 'UNAUTHORIZED' };
+  let credentials = await find(db, partnerId);
+  if (!holdsKey(credentials, presented) && reload !== undefined) credentials = await reload(db, partnerId);
+  if (!credentials || !holdsKey(credentials, presented)) return { outcome: 'UNAUTHORIZED' };
   if (credentials.partner.status !== 'ACTIVE') return { outcome: 'DISABLED' };
   return { outcome: 'OK', partner: credentials.partner };
 }
