@@ -83,7 +83,7 @@ describe('a key created through another process', () => {
     // The partner's credentials are cached now. Another process creates a key: its row is in the
     // database, and this process has not been told (written past the operator API, which would clear
     // this process's cache at once).
-    const apiKey = newSecret(KEY_PREFIXES.test);
+    const apiKey = newSecret(KEY_PREFIXES.preview);
     await ctx.database.db
       .insertInto('partner_api_keys')
       .values({
