@@ -4,8 +4,11 @@
 // sends again and never shows the waiting in the kernel's accept queue: this does. It reports the
 // p99 of the 200s, the share shed (answered 503, or the connection refused or closed unanswered),
 // and how many requests were still unanswered some seconds after the load ended (they must be none).
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import type { OutgoingHttpHeaders } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface OpenLoopOptions {
   /** Base URL of the service (http only). */
@@ -160,4 +163,32 @@ export function describeOpenLoop(r: OpenLoopResult, rate: number, drainSeconds: 
     ...(client.length > 0 ? [`the load generator's own errors ${client.join(', ')}`] : []),
     `unanswered ${drainSeconds} s after the load ${r.unanswered}`,
   ].join('; ');
+}
+
+/** What the generator's own process is given: the options, with bodies drawn from a sample. */
+export type OpenLoopProcessOptions = Omit<OpenLoopOptions, 'body'> & { bodies?: string[] };
+
+/**
+ * The same load from a process of its own (`node --import tsx bench/open-loop.ts`), so that the
+ * generator's CPU and descriptors are not the bench's: in the bench's process it fell behind the
+ * rate (3,567 of 5,000/s) and ran out of descriptors (EMFILE), measuring its own starvation.
+ */
+export async function openLoopInProcess(options: OpenLoopProcessOptions): Promise<OpenLoopResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
+    env: { ...process.env, OPEN_LOOP_OPTIONS: JSON.stringify(options) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`the open-loop generator exited ${code}`);
+  return JSON.parse(out) as OpenLoopResult;
+}
+
+if (process.env.OPEN_LOOP_OPTIONS !== undefined && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { bodies, ...options } = JSON.parse(process.env.OPEN_LOOP_OPTIONS) as OpenLoopProcessOptions;
+  let next = 0;
+  const body = bodies && bodies.length > 0 ? () => bodies[next++ % bodies.length] as string : undefined;
+  process.stdout.write(JSON.stringify(await openLoop({ ...options, body })));
 }

@@ -38,7 +38,7 @@ import {
 import type { BenchCatalog } from './setup.ts';
 import { flashThrough, multiProcessScenario } from './multi-process.ts';
 import { cpuBudget, cpuSecondsOf, describeBudget, describeCpu, measured } from './cpu-budget.ts';
-import { describeOpenLoop, openLoop } from './open-loop.ts';
+import { describeOpenLoop, openLoopInProcess } from './open-loop.ts';
 import type { CpuBudget, CpuPerRequest } from './cpu-budget.ts';
 
 const run = promisify(execFile);
@@ -813,12 +813,12 @@ async function startToHealthy(): Promise<void> {
  */
 async function openLoopRow(base: string, catalog: BenchCatalog): Promise<void> {
   log(`open loop: ${OPEN_RATE}/s new connections for ${OPEN_SECONDS} s`);
-  const result = await openLoop({
+  const result = await openLoopInProcess({
     base,
     path: '/v1/achieve',
     method: 'POST',
     headers: catalog.partnerHeaders,
-    body: () => catalog.progressBody(),
+    bodies: Array.from({ length: 2000 }, () => catalog.progressBody()),
     rate: OPEN_RATE,
     seconds: OPEN_SECONDS,
     drainSeconds: OPEN_DRAIN_SECONDS,
