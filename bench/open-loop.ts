@@ -176,9 +176,11 @@ export type OpenLoopProcessOptions = Omit<OpenLoopOptions, 'body'> & { bodies?: 
 export async function openLoopInProcess(options: OpenLoopProcessOptions): Promise<OpenLoopResult> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
     cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
-    env: { ...process.env, OPEN_LOOP_OPTIONS: JSON.stringify(options) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, OPEN_LOOP_CHILD: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
+  // The options on standard input: a sample of bodies is more than an environment variable holds.
+  child.stdin.end(JSON.stringify(options));
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -186,8 +188,10 @@ export async function openLoopInProcess(options: OpenLoopProcessOptions): Promis
   return JSON.parse(out) as OpenLoopResult;
 }
 
-if (process.env.OPEN_LOOP_OPTIONS !== undefined && process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { bodies, ...options } = JSON.parse(process.env.OPEN_LOOP_OPTIONS) as OpenLoopProcessOptions;
+if (process.env.OPEN_LOOP_CHILD === '1' && process.argv[1] === fileURLToPath(import.meta.url)) {
+  let input = '';
+  for await (const chunk of process.stdin) input += String(chunk);
+  const { bodies, ...options } = JSON.parse(input) as OpenLoopProcessOptions;
   let next = 0;
   const body = bodies && bodies.length > 0 ? () => bodies[next++ % bodies.length] as string : undefined;
   process.stdout.write(JSON.stringify(await openLoop({ ...options, body })));

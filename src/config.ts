@@ -218,11 +218,6 @@ export interface LoadSheddingConfig {
    * accepted, at once (overload arriving as new connections, issue #28 fault 12); 0 = no bound.
    */
   maxConnections: number;
-  /**
-   * The event loop's lateness (ms) beyond which the accept gate shrinks the bound on connections
-   * below what is open (src/http/accept-gate.ts); 0 = no gate.
-   */
-  acceptLagLimitMs: number;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -480,7 +475,6 @@ function loadLoadSheddingConfig(env: Env): LoadSheddingConfig {
     queueMaxWaiting: integer(env, 'QUEUE_MAX_WAITING', 1024, 1, 1_000_000),
     queueMaxWaitMs: integer(env, 'QUEUE_MAX_WAIT_MS', 2000, 1, 60_000),
     maxConnections: integer(env, 'LOAD_SHED_MAX_CONNECTIONS', 1024, 0, 1_000_000),
-    acceptLagLimitMs: integer(env, 'LOAD_SHED_ACCEPT_LAG_MS', 100, 0, 60_000),
   };
 }
 

@@ -159,7 +159,6 @@ describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL p
       // sample at times (eventLoopDelay Infinity), and the event-loop shedding then refused the
       // set-up's admin calls (seen once in this round). Kept out of the way, as for in-process tests.
       LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
-      LOAD_SHED_ACCEPT_LAG_MS: '0',
     });
     worker = startProcess('src/payout/worker-cli.ts', common);
     // The LISTEN connection for cache flushes, opened while the database is down, keeps trying.

@@ -26,13 +26,7 @@ describeUnless(skipReason)('two service processes and two payout workers behind 
   let catalog: BenchCatalog;
 
   beforeAll(async () => {
-    // nginx opens a connection per request: on a loaded CI machine the accept gate (a late event
-    // loop refuses new connections, test/new-connections.faults) would turn some into 502s; this
-    // file is about two processes sharing one database, not about shedding.
-    cluster = await startCluster(SERVER_URL as string, {
-      basePort: 18280,
-      env: { LOAD_SHED_ACCEPT_LAG_MS: '0' },
-    });
+    cluster = await startCluster(SERVER_URL as string, { basePort: 18280 });
     catalog = await setUpCatalog(cluster.url, cluster.databaseUrl, BUDGET);
     // Two services, two workers and nginx starting on a loaded 2-core machine took more than two
     // minutes once in this round (each service may take 150 s, startCluster); a hang still fails, later.

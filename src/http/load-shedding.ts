@@ -9,7 +9,6 @@ import { getHeapStatistics } from 'node:v8';
 import { serviceOverloaded } from '../error-factories.ts';
 import { CoalescerGroup } from '../db/coalescer.ts';
 import type { QueueReading } from '../db/coalescer.ts';
-import { applyBound, startAcceptGate } from './accept-gate.ts';
 
 /** How often under-pressure samples the event loop (its default, set here because the grace uses it). */
 const SAMPLE_INTERVAL_MS = 1000;
@@ -96,35 +95,22 @@ export const loadShedding = fp(
     // Bounding the connections bounds the work in the process, so each turn of the event loop stays
     // short and the accept queue drains; a connection beyond the bound is closed as it is accepted
     // (Node closes the handle before any JavaScript object is made for it: the cheapest refusal),
-    // and the client learns at once. Counted in mrs_http_connections_refused_total. The bound is
-    // LOAD_SHED_MAX_CONNECTIONS while the loop keeps time, and the accept gate (accept-gate.ts)
-    // shrinks it while the loop runs more than LOAD_SHED_ACCEPT_LAG_MS late: a fixed bound of 1,024
-    // still let a saturated process hold a second and more of work (p99 4.7 s at 1,500/s).
-    const gate = { maxConnections: config.maxConnections, lagLimitMs: config.acceptLagLimitMs };
-    if (gate.maxConnections > 0 || gate.lagLimitMs > 0) {
-      const server = app.server;
-      applyBound(server, gate.maxConnections);
+    // and the client learns at once. Counted in mrs_http_connections_refused_total.
+    if (config.maxConnections > 0) {
+      app.server.maxConnections = config.maxConnections;
       let refused = 0;
       let loggedAt = Number.NEGATIVE_INFINITY;
-      server.on('drop', () => {
+      app.server.on('drop', () => {
         refused += 1;
         const now = performance.now();
         if (now - loggedAt < 1000) return;
         loggedAt = now;
         app.log.warn(
-          { maxConnections: server.maxConnections, refusedSoFar: refused },
+          { maxConnections: config.maxConnections, refusedSoFar: refused },
           'connection refused: too many connections',
         );
       });
       app.decorate('connectionsRefused', () => refused);
-      if (gate.lagLimitMs > 0) {
-        // From ready on: start-up's own work (compiling, the data folder) runs the loop late by design.
-        let stop = () => {};
-        app.addHook('onReady', async () => {
-          stop = startAcceptGate(server, gate, app.log);
-        });
-        app.addHook('onClose', async () => stop());
-      }
     } else {
       app.decorate('connectionsRefused', () => 0);
     }
