@@ -243,6 +243,9 @@ describeUnless(needsChromium())('the console with real data', () => {
       const { context, page } = await openConsole(app, DESKTOP, lang);
       for (const url of [`/console/partners/${ids.partnerId}`, '/console/credentials']) {
         await settle(app, page, url);
+        // The keys' list loads after the page's heading (a slow CI machine read the page while it
+        // still said it was loading): wait for the button, then read the whole text.
+        await page.locator('main').getByText(revoke).first().waitFor();
         const main = (await page.locator('main').textContent()) ?? '';
         expect(main, `${lang} ${url}`).toContain(revoke);
         expect(main, `${lang} ${url}`).not.toContain(cancel);
