@@ -218,6 +218,12 @@ export interface LoadSheddingConfig {
    * accepted, at once (overload arriving as new connections, issue #28 fault 12); 0 = no bound.
    */
   maxConnections: number;
+  /**
+   * Percent of the last sampling window the event loop was busy (its utilization) at or beyond which
+   * new connections are refused as they are accepted, while the ones open are served (issue #28
+   * fault 12); 0 = off.
+   */
+  maxLoopUtilizationPercent: number;
 }
 
 export type BrowserType = 'MINI' | 'LIFF' | 'WEB';
@@ -475,6 +481,7 @@ function loadLoadSheddingConfig(env: Env): LoadSheddingConfig {
     queueMaxWaiting: integer(env, 'QUEUE_MAX_WAITING', 1024, 1, 1_000_000),
     queueMaxWaitMs: integer(env, 'QUEUE_MAX_WAIT_MS', 2000, 1, 60_000),
     maxConnections: integer(env, 'LOAD_SHED_MAX_CONNECTIONS', 1024, 0, 1_000_000),
+    maxLoopUtilizationPercent: integer(env, 'LOAD_SHED_MAX_LOOP_UTILIZATION', 95, 0, 100),
   };
 }
 

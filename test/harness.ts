@@ -68,6 +68,7 @@ export const OUT_OF_THE_WAY = {
   // The embedded dev chain only where a test asks for it (test/dev-chain-start.happy.test.ts).
   DEV_CHAIN: 'false',
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+  LOAD_SHED_MAX_LOOP_UTILIZATION: '0',
   RATE_LIMIT_PER_ADDRESS: '0',
   RATE_LIMIT_LOGIN_PER_ADDRESS: '0',
   RATE_LIMIT_LOGIN_PER_BROWSER: '0',

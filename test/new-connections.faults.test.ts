@@ -1,7 +1,8 @@
 // Overload arriving as new connections (issue #28, fault 12): the waiting was in the kernel's accept
-// queue, where no request-level limit sees it. With LOAD_SHED_MAX_CONNECTIONS open, a further
-// connection is closed as it is accepted (the client learns at once, it never waits for an answer),
-// the refusal is counted, and once connections close new ones are served again.
+// queue, where no request-level limit sees it. With LOAD_SHED_MAX_CONNECTIONS open, or while the
+// event loop is saturated (LOAD_SHED_MAX_LOOP_UTILIZATION) with a few open, a further connection is
+// closed as it is accepted (the client learns at once, it never waits for an answer), the refusal is
+// counted, and once connections close or the loop has room new ones are served again.
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +31,27 @@ function exchange(socket: Socket, request: string): Promise<string> {
   });
 }
 
+/** A held client: connected, its request's headers still arriving. */
+async function hold(port: number): Promise<Socket> {
+  const socket = await open(port);
+  socket.on('error', () => {});
+  socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+  return socket;
+}
+
+const HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
+
+/** Waits until `server` holds `count` connections (the test's timeout bounds it). */
+async function connectionsReach(ctx: TestContext, count: number): Promise<void> {
+  for (;;) {
+    const now = await new Promise<number>((resolve) =>
+      ctx.app.server.getConnections((_err, n) => resolve(n)),
+    );
+    if (now === count) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 describe('overload arriving as new connections', () => {
   let ctx: TestContext;
   let port: number;
@@ -48,44 +70,90 @@ describe('overload arriving as new connections', () => {
   });
   afterAll(async () => ctx?.close());
 
-  /**
-   * Waits until the server holds `count` connections. No wall-time bound of its own (the test's
-   * timeout is the bound): on a loaded machine accepting can lag, and going on before the count is
-   * reached would test something else.
-   */
-  async function connectionsReach(count: number): Promise<void> {
-    for (;;) {
-      const now = await new Promise<number>((resolve) =>
-        ctx.app.server.getConnections((_err, n) => resolve(n)),
-      );
-      if (now === count) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-
   it(`closes a connection beyond ${BOUND} open ones as it is accepted, and serves again once they close`, async () => {
     // BOUND clients hold a connection each, their requests' headers still arriving.
-    const held = await Promise.all(Array.from({ length: BOUND }, () => open(port)));
-    for (const socket of held) {
-      socket.on('error', () => {});
-      socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
-    }
+    const held = await Promise.all(Array.from({ length: BOUND }, () => hold(port)));
     // Until the server has them all.
-    await connectionsReach(BOUND);
+    await connectionsReach(ctx, BOUND);
 
     // One more: closed without an answer, instead of waiting for one.
     const extra = await open(port);
-    const answer = await exchange(extra, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const answer = await exchange(extra, HEALTHZ);
     expect(answer).toBe('');
     expect(ctx.app.connectionsRefused()).toBeGreaterThanOrEqual(1);
 
     // The held clients go away: a new connection is served.
     for (const socket of held) socket.destroy();
-    await connectionsReach(0);
-    const served = await exchange(
-      await open(port),
-      'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
-    );
+    await connectionsReach(ctx, 0);
+    const served = await exchange(await open(port), HEALTHZ);
     expect(served).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});
+
+/**
+ * Keeps this process's event loop busy for `ms`: spins in 20 ms slices, letting timers and I/O run
+ * between them (the server shares the loop, as a saturated service's does).
+ */
+async function spin(ms: number): Promise<void> {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    const slice = performance.now() + 20;
+    while (performance.now() < slice) {
+      // busy
+    }
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe('overload arriving as new connections while the event loop is saturated', () => {
+  let ctx: TestContext;
+  let port: number;
+  let listenedAt: number;
+  beforeAll(async () => {
+    ctx = await startTestApp({
+      captureLogs: true,
+      env: {
+        LOAD_SHED_MAX_LOOP_UTILIZATION: '90',
+        // No bound on the count: only the saturation refuses here.
+        LOAD_SHED_MAX_CONNECTIONS: '0',
+        HTTP_REQUEST_TIMEOUT_MS: '600000',
+        HTTP_HEADERS_TIMEOUT_MS: '600000',
+      },
+    });
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    listenedAt = performance.now();
+    port = (ctx.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => ctx?.close());
+
+  it('refuses a new connection at accept while the loop is saturated, serves the open ones, and takes new ones once it has room', async () => {
+    // Past the start-up grace (2 s after listening), in which the loop is not judged.
+    await new Promise((r) => setTimeout(r, Math.max(0, listenedAt + 2200 - performance.now())));
+    // Eight clients hold a connection each (while saturated, a process with fewer open still takes one).
+    const held = await Promise.all(Array.from({ length: 8 }, () => hold(port)));
+    await connectionsReach(ctx, 8);
+
+    // Saturate the loop; once it has been judged saturated (two 25 ms windows), a new connection.
+    const busy = spin(1500);
+    await new Promise((r) => setTimeout(r, 300));
+    const refused = await exchange(await open(port), HEALTHZ);
+    await busy;
+    expect(refused).toBe('');
+    expect(ctx.app.connectionsRefused()).toBeGreaterThanOrEqual(1);
+    expect(ctx.logs.some((l) => l.msg === 'refusing new connections: the event loop is saturated')).toBe(
+      true,
+    );
+
+    // The loop has room again: a new connection is served, and so is a held one.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(ctx.logs.some((l) => l.msg === 'accepting new connections again: the event loop has room')).toBe(
+      true,
+    );
+    expect(await exchange(await open(port), HEALTHZ)).toMatch(/^HTTP\/1\.1 200 /);
+    const first = held[0] as Socket;
+    const answer = exchange(first, '');
+    first.end('Connection: close\r\n\r\n');
+    expect(await answer).toMatch(/^HTTP\/1\.1 200 /);
+    for (const socket of held) socket.destroy();
   });
 });

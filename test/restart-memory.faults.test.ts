@@ -176,6 +176,7 @@ describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL p
             WEBHOOK_WORKER: 'false',
             // A loaded test machine delays the event loop by itself: no shedding of the test's own load.
             LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+            LOAD_SHED_MAX_LOOP_UTILIZATION: '0',
           },
           stdio: ['ignore', 'pipe', 'inherit'],
         },

@@ -153,6 +153,7 @@ describe('the real process', () => {
         // A process that has just started (tsx compiling) has a busy event loop; this test is about
         // timeouts, not shedding (test/load-shedding.security.test.ts covers that).
         LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+        LOAD_SHED_MAX_LOOP_UTILIZATION: '0',
         // This file's own database on PostgreSQL; an embedded one in dataDir otherwise.
         DATABASE_URL: ctx.databaseUrl ?? '',
       },

@@ -61,7 +61,7 @@ export interface MetricsSources {
   coalescers?: CoalescerGroup;
   /** The payout worker of this process, when it runs one. */
   payoutProgress?: PayoutProgress;
-  /** Connections of the public port closed as they were accepted (LOAD_SHED_MAX_CONNECTIONS). */
+  /** Connections of the public port closed as they were accepted (LOAD_SHED_MAX_CONNECTIONS, LOAD_SHED_MAX_LOOP_UTILIZATION). */
   connectionsRefused?: () => number;
   maxPartnerLabels: number;
 }
@@ -131,7 +131,7 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
   if (connectionsRefused) {
     new Counter({
       name: 'mrs_http_connections_refused_total',
-      help: 'Connections closed as they were accepted: more than LOAD_SHED_MAX_CONNECTIONS were open.',
+      help: 'Connections closed as they were accepted: more than LOAD_SHED_MAX_CONNECTIONS were open, or the event loop was saturated (LOAD_SHED_MAX_LOOP_UTILIZATION).',
       registers,
       collect() {
         this.reset();
