@@ -87,13 +87,14 @@ export function LoadState<T>({
   children: (data: T) => ReactNode;
   label: string;
 }) {
+  const { t } = useTranslation();
   return (
     <>
       <ErrorNotice error={state.error} />
       {state.data === undefined ? (
         state.loading ? (
           <p role="status" className="muted">
-            Loading {label}…
+            {t('common.loadingWhat', { what: label })}
           </p>
         ) : null
       ) : (
