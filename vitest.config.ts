@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'web/src/**/*.test.ts'],
     pool: 'forks',
+    // On PGlite, every file's database starts from one migrated dump made once per run.
+    globalSetup: ['./test/pglite-snapshot.ts'],
     // test/skipped-suites-reporter.ts first, so that its list of what did not run (and why) stands
     // above the default reporter's summary rather than after it.
     reporters: ['./test/skipped-suites-reporter.ts', 'default'],

@@ -1,8 +1,10 @@
 // Test harness: each test file gets its own database (a fresh in-memory PGlite, or a fresh
 // PostgreSQL database when DATABASE_URL is set), migrated, and an app on a manual clock.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../src/config.ts';
 import type { Config } from '../src/config.ts';
@@ -20,6 +22,15 @@ import { dropCitusDatabase, prepareCitusDatabase } from './citus/database.ts';
 
 export const ADMIN_TOKEN = 'test-owner-token-0123456789';
 
+/** The run's migrated PGlite dump, if any (none outside Vitest: bench/webhooks-hot-path.ts uses this harness). */
+function migratedSnapshot(): string | undefined {
+  try {
+    return inject('pgliteSnapshot') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A fresh, migrated database for one test file; `drop` removes it again. */
 export async function createTestDatabase(): Promise<{
   database: Database;
@@ -28,7 +39,11 @@ export async function createTestDatabase(): Promise<{
 }> {
   const url = process.env.DATABASE_URL;
   if (url === undefined || url === '') {
-    const database = await openPGlite(undefined);
+    // From the run's migrated dump (test/pglite-snapshot.ts) where there is one.
+    const snapshot = migratedSnapshot();
+    const database = await openPGlite(undefined, {
+      ...(snapshot && { loadDataDir: new Blob([readFileSync(snapshot)]) }),
+    });
     await migrate(database);
     return { database, drop: () => database.close() };
   }

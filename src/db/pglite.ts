@@ -52,9 +52,20 @@ class PGlitePool implements PostgresPool {
   async end(): Promise<void> {}
 }
 
-export async function openPGlite(dataDir: string | undefined): Promise<Database> {
+export async function openPGlite(
+  dataDir: string | undefined,
+  options: { loadDataDir?: Blob } = {},
+): Promise<Database> {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir);
+  return wrapPGlite(await PGlite.create({ dataDir, loadDataDir: options.loadDataDir }));
+}
+
+/**
+ * A PGlite instance as a Database. `openPGlite` opens one; the tests' snapshot (test/pglite-snapshot.ts)
+ * wraps one it then dumps (`loadDataDir` starts a database from such a dump, skipping initdb and
+ * the migrations).
+ */
+export function wrapPGlite(pglite: PGlite): Database {
   const pool = new PGlitePool(pglite);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: pinnablePool(pool) }) });
   return {
