@@ -196,13 +196,10 @@ export const loadShedding = fp(
       );
     });
     if (config.maxLoopUtilizationPercent > 0) app.server.on('connection', () => gate.arrived());
-    const setBound = (saturated: boolean) => {
-      // Node treats 0 as no bound.
-      app.server.maxConnections = saturated
-        ? SATURATED_MAX_CONNECTIONS
-        : config.maxConnections > 0
-          ? config.maxConnections
-          : Number.POSITIVE_INFINITY;
+    // Node treats 0 as no bound; while refusing, the lower of the two bounds.
+    const countBound = config.maxConnections > 0 ? config.maxConnections : Number.POSITIVE_INFINITY;
+    const setBound = (refusing: boolean) => {
+      app.server.maxConnections = refusing ? Math.min(SATURATED_MAX_CONNECTIONS, countBound) : countBound;
     };
     setBound(false);
     let refused = 0;
