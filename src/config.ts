@@ -219,9 +219,9 @@ export interface LoadSheddingConfig {
    */
   maxConnections: number;
   /**
-   * Percent of the last sampling window the event loop was busy (its utilization) at or beyond which
-   * new connections are refused as they are accepted, while the ones open are served (issue #28
-   * fault 12); 0 = off.
+   * Percent of two 25 ms windows in a row the event loop was busy (its utilization) at or beyond
+   * which, while a crowd of new connections arrives, new ones are refused as they are accepted and
+   * the ones open are served (issue #28 fault 12; src/http/load-shedding.ts); 0 = off.
    */
   maxLoopUtilizationPercent: number;
 }

@@ -28,6 +28,8 @@ describe('limits configuration', () => {
       queueMaxWaiting: 1024,
       queueMaxWaitMs: 2000,
       retryAfterSeconds: 1,
+      maxConnections: 1024,
+      maxLoopUtilizationPercent: 95,
     });
     expect(config.frameAncestors).toEqual(["'self'"]);
   });
@@ -43,6 +45,9 @@ describe('limits configuration', () => {
     ['QUEUE_MAX_WAIT_MS', 'soon'],
     ['LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS', '100000'],
     ['LOAD_SHED_MAX_HEAP_BYTES', '1e9'],
+    ['LOAD_SHED_MAX_LOOP_UTILIZATION', '101'],
+    ['LOAD_SHED_MAX_LOOP_UTILIZATION', '-1'],
+    ['LOAD_SHED_MAX_LOOP_UTILIZATION', 'busy'],
     ['RETRY_AFTER_SECONDS', '0'],
     ['FRAME_ANCESTORS', 'evil.example'],
     ['FRAME_ANCESTORS', "'none' https://liff.line.me"],

@@ -210,14 +210,17 @@ export const loadShedding = fp(
       const now = performance.now();
       if (now - loggedAt < 1000) return;
       loggedAt = now;
-      app.log.warn(
-        gate.refusing
-          ? { loopUtilizationPercent: gate.percent, refusedSoFar: refused }
-          : { maxConnections: config.maxConnections, refusedSoFar: refused },
-        gate.refusing
-          ? 'connection refused: the event loop is saturated'
-          : 'connection refused: too many connections',
-      );
+      if (gate.refusing) {
+        app.log.warn(
+          { loopUtilizationPercent: gate.percent, refusedSoFar: refused },
+          'connection refused: the event loop is saturated',
+        );
+      } else {
+        app.log.warn(
+          { maxConnections: config.maxConnections, refusedSoFar: refused },
+          'connection refused: too many connections',
+        );
+      }
     });
     app.decorate('connectionsRefused', () => refused);
     app.addHook('onListen', async () => gate.start());
