@@ -18,6 +18,10 @@ export default defineConfig({
       // Money exactly once: the flash crowd on one budget, the payout worker killed mid-batch,
       // retries, the chain outbox (nonces, leasing, confirmations) killed at every step.
       'test/rewards.concurrency.test.ts',
+      // One budget shared by eight partners' crowds: each partner's stripes, refills from the
+      // pool, the last units (0041); the reservation engine's batches of several partners.
+      'test/shared-budget.concurrency.test.ts',
+      'test/batching.concurrency.test.ts',
       'test/payout-retry.happy.test.ts',
       'test/chain-payout.crash.test.ts',
       'test/chain-wallets.happy.test.ts',

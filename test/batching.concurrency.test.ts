@@ -171,7 +171,7 @@ describe('batched reservation', () => {
         trx,
         b.id,
         4,
-        Array.from({ length: 4 }, (_, i) => ({ amount: 3n, key: `k${i}` })),
+        Array.from({ length: 4 }, (_, i) => ({ amount: 3n, partnerId: 'p1', key: `k${i}` })),
       ),
     );
     expect(covered).toEqual([true, true, true, false]);
@@ -181,21 +181,78 @@ describe('batched reservation', () => {
   it('takes many whole amounts from one stripe in one go, and mixes amounts in one batch', async () => {
     const b = await budget('1000', 4);
     const requests = [
-      ...Array.from({ length: 30 }, (_, i) => ({ amount: 5n, key: `five-${i}` })),
-      ...Array.from({ length: 10 }, (_, i) => ({ amount: 7n, key: `seven-${i}` })),
+      ...Array.from({ length: 30 }, (_, i) => ({ amount: 5n, partnerId: 'p1', key: `five-${i}` })),
+      ...Array.from({ length: 10 }, (_, i) => ({ amount: 7n, partnerId: 'p1', key: `seven-${i}` })),
     ];
     const covered = await ctx.database.db.transaction().execute((trx) => reserveMany(trx, b.id, 4, requests));
     expect(covered.every(Boolean)).toBe(true);
     expect((await stripesOf(b.id)).reduce((a, s) => a + BigInt(s), 0n)).toBe(1000n - 30n * 5n - 10n * 7n);
   });
 
-  it('never overspends with many batches at once of mixed amounts, and never deadlocks', async () => {
+  const owners = async (budgetId: string) =>
+    Object.fromEntries(
+      (
+        await ctx.database.db
+          .selectFrom('budget_stripes')
+          .select(['partner_id', (eb) => eb.fn.sum<string>('remaining').as('left')])
+          .where('budget_id', '=', budgetId)
+          .groupBy('partner_id')
+          .execute()
+      ).map((r) => [r.partner_id, BigInt(r.left)]),
+    );
+
+  it("takes a partner's amounts from its own stripes, refilled from the pool by an eighth of a pool stripe, at least what is needed", async () => {
+    // 1,600 over 2 pool stripes of 800: the first reservation of ten 1s finds no stripe of the
+    // partner's, so a refill moves max(10, 800 / 8) = 100 from a pool stripe to the partner.
+    const b = await budget('1600', 2);
+    const ten = (partnerId: string) =>
+      Array.from({ length: 10 }, (_, i) => ({ amount: 1n, partnerId, key: `${partnerId}-${i}` }));
+    const reserve = (partnerId: string) =>
+      ctx.database.db.transaction().execute((trx) => reserveMany(trx, b.id, 2, ten(partnerId)));
+    expect(await reserve('pa')).toEqual(ten('pa').map(() => true));
+    expect(await owners(b.id)).toEqual({ '': 1500n, pa: 90n });
+    // The partner's stripes hold enough: nothing moves from the pool.
+    await reserve('pa');
+    expect(await owners(b.id)).toEqual({ '': 1500n, pa: 80n });
+    // Another partner's reservation refills its own stripes, not the first partner's.
+    await reserve('pb');
+    expect(await owners(b.id)).toEqual({ '': 1400n, pa: 80n, pb: 90n });
+  });
+
+  it("covers the budget's last units from the pool and other partners' stripes, and refuses only what is not there", async () => {
+    const b = await budget('1600', 2);
+    await ctx.database.db
+      .transaction()
+      .execute((trx) => reserveMany(trx, b.id, 2, [{ amount: 1n, partnerId: 'pa', key: 'a' }]));
+    // 'pa' holds 99 after its refill, the pool 1,500: 'pb' asks for 1,600 in 16 amounts of 100.
+    // No pool stripe holds it all (750 each), so the last units are gathered from every stripe:
+    // 15 of the 16 are covered, from the pool (1,500), then from 'pa' (99 is not 100: refused).
+    const covered = await ctx.database.db.transaction().execute((trx) =>
+      reserveMany(
+        trx,
+        b.id,
+        2,
+        Array.from({ length: 16 }, (_, i) => ({ amount: 100n, partnerId: 'pb', key: `b${i}` })),
+      ),
+    );
+    expect(covered.filter(Boolean)).toHaveLength(15);
+    expect(await owners(b.id)).toEqual({ '': 0n, pa: 99n });
+    // 'pb' asks for 99: its stripes and the pool are empty, 'pa' has 99, and it is gathered.
+    const last = await ctx.database.db
+      .transaction()
+      .execute((trx) => reserveMany(trx, b.id, 2, [{ amount: 99n, partnerId: 'pb', key: 'z' }]));
+    expect(last).toEqual([true]);
+    expect(Object.values(await owners(b.id)).reduce((a, s) => a + s, 0n)).toBe(0n);
+  });
+
+  it('never overspends with many batches of several partners at once, of mixed amounts, and never deadlocks', async () => {
     const total = 997n;
     const b = await budget(total.toString(), 8);
     const amounts = [1n, 2n, 3n, 5n, 8n, 13n, 130n];
     const batches = Array.from({ length: 24 }, (_, batch) =>
       Array.from({ length: 12 }, (_, i) => ({
         amount: amounts[(batch * 7 + i * 3) % amounts.length] as bigint,
+        partnerId: `p${(batch + i) % 3}`,
         key: `b${batch}-${i}`,
       })),
     );

@@ -17,6 +17,7 @@ import { completionsInOneStatement } from '../src/claims/fixed-completions.ts';
 import { loadCompletionContext } from '../src/claims/completion.ts';
 import type { CompletionReport } from '../src/progress/service.ts';
 import { linkUsers } from './link-users.ts';
+import { releaseMany, reserveMany } from '../src/budgets/reservations.ts';
 
 let ctx: TestContext;
 let assetId: string;
@@ -60,6 +61,18 @@ const stripes = async (budgetId: string) =>
       .orderBy('stripe')
       .execute()
   ).map((r) => BigInt(r.remaining));
+/**
+ * Moves `amount` of the budget's pool to the partner's stripes the way a completion's refill does
+ * (reserved, then given back to the partner's stripe), so that one statement can take from them.
+ */
+const refill = (setup: MissionSetup & { budgetId: string }, stripes: number, amount: bigint) =>
+  db()
+    .transaction()
+    .execute(async (trx) => {
+      const r = { budgetId: setup.budgetId, stripes, partnerId: setup.partnerId, key: 'refill', amount };
+      expect(await reserveMany(trx, setup.budgetId, stripes, [r])).toEqual([true]);
+      await releaseMany(trx, [r]);
+    });
 const claims = (budgetId: string) =>
   db()
     .selectFrom('claims')
@@ -73,6 +86,10 @@ describe('completions of a FIXED reward in one statement', () => {
     const setup = await rewarded('one-go', '400', '5');
     await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: 'og-linked' } });
     await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: 'og-linked-2' } });
+    // The partner has no stripes of the budget yet: the statement writes nothing (the transaction
+    // refills the partner's stripes from the budget's pool).
+    expect(await inOneStatement(db(), [report(setup, 'og-none')])).toBeUndefined();
+    await refill(setup, 4, 100n);
     // og-done completed before: its record stays completed and it is paid nothing more.
     expect((await inOneStatement(db(), [report(setup, 'og-done')]))?.map((r) => r.newlyCompleted)).toEqual([
       true,
@@ -127,8 +144,9 @@ describe('completions of a FIXED reward in one statement', () => {
     ]);
   });
 
-  it('write nothing at all when no free stripe has room for the whole batch', async () => {
+  it('write nothing at all when no free stripe of the partner has room for the whole batch', async () => {
     const setup = await rewarded('no-room', '12', '1'); // 3 a stripe, a batch of 4
+    await refill(setup, 4, 3n);
     const before = await stripes(setup.budgetId);
     expect(
       await inOneStatement(
@@ -204,6 +222,9 @@ describe('a crowd completing a FIXED-reward mission over HTTP', () => {
     expect(new Set(all.map((c) => c.partner_uid)).size).toBe(360);
     expect(all.filter((c) => c.status === 'REQUESTED')).toHaveLength(300);
     expect(all.filter((c) => c.status === 'REJECTED')).toHaveLength(60);
-    expect(await stripes(setup.budgetId)).toEqual(Array(16).fill(0n));
+    // Nothing left, in the pool's stripes nor in the partner's (refilled from the pool).
+    const left = await stripes(setup.budgetId);
+    expect(left.length).toBeGreaterThan(16);
+    expect(left.every((s) => s === 0n)).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 // The reservation engine's SQL (reservations.ts holds the engine: the order of the takes, the
-// savepoint, the share-out): the stripes' locks and takes, as statements and as CTE fragments for a
-// caller that writes what it took in the same statement (claims' grants and fixed completions).
+// savepoint, the refills, the share-out): the stripes' locks and takes, as statements and as CTE
+// fragments for a caller that writes what it took in the same statement (claims' grants and fixed
+// completions). Every statement names one owner of stripes (a partner, or the pool: partner_id
+// ''), so on Citus each is routed to one shard (docs/scaling.md "Money on Citus").
 import { sql } from 'kysely';
 import type { RawBuilder, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
@@ -16,13 +18,18 @@ export async function rollbackToReserveMany(trx: Transaction<DB>): Promise<void>
   await sql`rollback to savepoint reserve_many`.execute(trx);
 }
 
+/** The partner_id of a budget's pool stripes (what top-ups add to and refills move from). */
+export const POOL = '';
+
 /**
- * The CTE `pick` (stripe, remaining): the stripe of the budget that nobody else holds (SKIP LOCKED:
- * never waits) with at least `atLeast` left, nearest the home stripe, locked by this transaction;
- * no row when there is none. Every take from a free stripe starts here.
+ * The CTE `pick` (stripe, remaining): the stripe of the budget's `owner` (a partner, or POOL) that
+ * nobody else holds (SKIP LOCKED: never waits) with at least `atLeast` left, nearest the home
+ * stripe, locked by this transaction; no row when there is none. Every take from a free stripe
+ * starts here.
  */
 export function freeStripePick(
   budgetId: string,
+  owner: string,
   stripes: number,
   home: number,
   atLeast: bigint,
@@ -30,7 +37,7 @@ export function freeStripePick(
   return sql`
     pick AS (
       SELECT stripe, remaining FROM budget_stripes
-      WHERE budget_id = ${budgetId} AND remaining >= ${atLeast.toString()}::numeric
+      WHERE budget_id = ${budgetId} AND partner_id = ${owner} AND remaining >= ${atLeast.toString()}::numeric
       ORDER BY (stripe - ${home}::int + ${stripes}::int) % ${stripes}::int
       LIMIT 1
       FOR UPDATE SKIP LOCKED
@@ -38,113 +45,139 @@ export function freeStripePick(
 }
 
 /**
- * One statement: lock a stripe nobody holds that has room for `amount`, and take up to `wanted`
- * whole amounts from it. Answers how many it took (0: no free stripe has room). The stripe's
- * value is read under the lock that the same statement then updates under; the update re-checks
- * it, so what is answered is exactly what was taken.
+ * One statement: lock a stripe of the partner's nobody holds that has room for `amount`, and take up
+ * to `wanted` whole amounts from it. Answers how many it took (0: no free stripe has room). The
+ * stripe's value is read under the lock that the same statement then updates under; the update
+ * re-checks it, so what is answered is exactly what was taken.
  */
 export async function takeFromFreeStripe(
   trx: Transaction<DB>,
-  budgetId: string,
-  stripes: number,
-  home: number,
+  at: { budgetId: string; partnerId: string; stripes: number; home: number },
   amount: bigint,
   wanted: number,
 ): Promise<number> {
   const a = amount.toString();
   const query = sql<{ units: string }>`
-    WITH ${freeStripePick(budgetId, stripes, home, amount)}
+    WITH ${freeStripePick(at.budgetId, at.partnerId, at.stripes, at.home, amount)}
     UPDATE budget_stripes s
     SET remaining = s.remaining - least(div(pick.remaining, ${a}::numeric), ${wanted}::numeric) * ${a}::numeric
     FROM pick
-    WHERE s.budget_id = ${budgetId} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
+    WHERE s.budget_id = ${at.budgetId} AND s.partner_id = ${at.partnerId} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
     RETURNING least(div(pick.remaining, ${a}::numeric), ${wanted}::numeric)::text AS units`;
   const result = await trx.executeQuery(prepared('budget_take_free_stripe', query.compile(trx)));
   return Number(result.rows[0]?.units ?? 0);
 }
 
 /**
- * The CTEs `pick` and `take`: lock a stripe nobody holds that has room for `total`, nearest the
- * home stripe, and take `total` from it. `take` has one row (the stripe) or none (no free stripe
- * had room: nothing taken, nothing locked). For a caller that writes what it took in the same
- * statement (grantClaims).
+ * The CTEs `pick` and `take`: lock a stripe of the partner's nobody holds that has room for
+ * `total`, nearest the home stripe, and take `total` from it. `take` has one row (the stripe) or
+ * none (no free stripe had room: nothing taken, nothing locked). For a caller that writes what it
+ * took in the same statement (grantClaims).
  */
 export function takeFromOneFreeStripe(
   budgetId: string,
+  partnerId: string,
   stripes: number,
   home: number,
   total: bigint,
 ): RawBuilder<unknown> {
   return sql`
-    ${freeStripePick(budgetId, stripes, home, total)}, take AS (
+    ${freeStripePick(budgetId, partnerId, stripes, home, total)}, take AS (
       UPDATE budget_stripes s SET remaining = s.remaining - ${total.toString()}::numeric
       FROM pick
-      WHERE s.budget_id = ${budgetId} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
+      WHERE s.budget_id = ${budgetId} AND s.partner_id = ${partnerId} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
       RETURNING s.stripe
     )`;
 }
 
-/** Locks every stripe of the budget FOR UPDATE, in stripe order; answers them with what is left. */
-export function lockAllStripes(trx: Transaction<DB>, budgetId: string) {
+/**
+ * A refill's first half: from a pool stripe nobody holds (SKIP LOCKED: never waits) with at least
+ * `needed` left, nearest the home stripe, takes an eighth of what it holds, at least `needed`.
+ * Answers the amount taken (0: no free pool stripe had `needed`); the caller adds it to a
+ * partner's stripe in the same transaction (addToStripes).
+ */
+export async function takeFromPool(
+  trx: Transaction<DB>,
+  budgetId: string,
+  stripes: number,
+  home: number,
+  needed: bigint,
+): Promise<bigint> {
+  const n = needed.toString();
+  const query = sql<{ moved: string }>`
+    WITH ${freeStripePick(budgetId, POOL, stripes, home, needed)}
+    UPDATE budget_stripes s SET remaining = s.remaining - greatest(${n}::numeric, div(pick.remaining, 8))
+    FROM pick
+    WHERE s.budget_id = ${budgetId} AND s.partner_id = ${POOL} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
+    RETURNING greatest(${n}::numeric, div(pick.remaining, 8))::text AS moved`;
+  const result = await trx.executeQuery(prepared('budget_take_from_pool', query.compile(trx)));
+  return BigInt(result.rows[0]?.moved ?? 0);
+}
+
+/** Who holds stripes of the budget (partner ids, and POOL), in lock order (POOL first). */
+export async function ownersOfStripes(trx: Transaction<DB>, budgetId: string): Promise<string[]> {
+  const rows = await sql<{ partner_id: string }>`
+    SELECT DISTINCT partner_id FROM budget_stripes WHERE budget_id = ${budgetId}`.execute(trx);
+  return rows.rows.map((r) => r.partner_id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Locks every stripe of the budget's `owner` FOR UPDATE, in stripe order; answers them with what is left. */
+export function lockStripesOf(trx: Transaction<DB>, budgetId: string, owner: string) {
   return trx
     .selectFrom('budget_stripes')
     .select(['stripe', 'remaining'])
     .where('budget_id', '=', budgetId)
+    .where('partner_id', '=', owner)
     .orderBy('stripe')
     .forUpdate()
     .execute();
 }
 
-/** Sets what is left on the given stripes (absolute values: the caller holds every stripe's lock). */
+/** Sets what is left on the given stripes of one owner (absolute values: the caller holds their locks). */
 export async function setStripesRemaining(
   trx: Transaction<DB>,
   budgetId: string,
+  owner: string,
   changed: ReadonlyArray<{ stripe: number; remaining: bigint }>,
 ): Promise<void> {
   await sql`
       UPDATE budget_stripes s SET remaining = v.remaining
       FROM unnest(${changed.map((c) => c.stripe)}::int[], ${changed.map((c) => c.remaining.toString())}::numeric[]) AS v(stripe, remaining)
-      WHERE s.budget_id = ${budgetId} AND s.stripe = v.stripe`.execute(trx);
+      WHERE s.budget_id = ${budgetId} AND s.partner_id = ${owner} AND s.stripe = v.stripe`.execute(trx);
 }
 
-/** Adds `amount` to one stripe of the budget. */
-export async function addToStripe(
-  trx: Transaction<DB>,
-  budgetId: string,
-  stripe: number,
-  amount: bigint,
-): Promise<void> {
-  await trx
-    .updateTable('budget_stripes')
-    .set({ remaining: sql`remaining + ${amount.toString()}::numeric` })
-    .where('budget_id', '=', budgetId)
-    .where('stripe', '=', stripe)
-    .execute();
-}
-
-/** Locks the given stripes FOR UPDATE in the one order (budget id, then stripe). */
-export async function lockStripesInOrder(
-  trx: Transaction<DB>,
-  budgetIds: string[],
-  stripeNumbers: number[],
-): Promise<void> {
-  await sql`
-    SELECT s.stripe FROM budget_stripes s
-    JOIN unnest(${budgetIds}::text[], ${stripeNumbers}::int[]) AS v(budget_id, stripe)
-      ON v.budget_id = s.budget_id AND v.stripe = s.stripe
-    ORDER BY s.budget_id COLLATE "C", s.stripe FOR UPDATE OF s`.execute(trx);
-}
-
-/** Adds each amount to its stripe (`budgetIds[i]`, `stripeNumbers[i]`, `amounts[i]`). */
+/**
+ * Adds each amount to its stripe of one owner, creating the stripe when the owner has none there
+ * yet. The existing stripes are locked first, in stripe order (one statement), then written (the
+ * next): one statement with the locks in a CTE loses its columns between Citus's steps
+ * (docs/scaling.md "On Citus").
+ */
 export async function addToStripes(
   trx: Transaction<DB>,
-  budgetIds: string[],
-  stripeNumbers: number[],
-  amounts: bigint[],
+  budgetId: string,
+  owner: string,
+  adds: ReadonlyArray<{ stripe: number; amount: bigint }>,
 ): Promise<void> {
+  if (adds.length === 0) return;
+  const ordered = [...adds].sort((a, b) => a.stripe - b.stripe);
   await sql`
-    UPDATE budget_stripes s SET remaining = s.remaining + v.amount
-    FROM unnest(${budgetIds}::text[], ${stripeNumbers}::int[], ${amounts.map((amount) => amount.toString())}::numeric[])
-         AS v(budget_id, stripe, amount)
-    WHERE s.budget_id = v.budget_id AND s.stripe = v.stripe`.execute(trx);
+    SELECT s.stripe FROM budget_stripes s
+    WHERE s.budget_id = ${budgetId} AND s.partner_id = ${owner} AND s.stripe = ANY(${ordered.map((a) => a.stripe)}::int[])
+    ORDER BY s.stripe FOR UPDATE`.execute(trx);
+  await trx
+    .insertInto('budget_stripes')
+    .values(
+      ordered.map((a) => ({
+        budget_id: budgetId,
+        partner_id: owner,
+        stripe: a.stripe,
+        remaining: a.amount.toString(),
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['budget_id', 'partner_id', 'stripe'])
+        .doUpdateSet({ remaining: sql`budget_stripes.remaining + excluded.remaining` }),
+    )
+    .execute();
 }

@@ -1,27 +1,35 @@
 // The reservation engine: takes amounts from a budget's stripes inside the caller's transaction,
 // with `remaining >= amount` as the guard of every take, so no interleaving can overspend.
+//
+// A budget's stripes belong to a partner or to the budget's pool (migration 0041). A partner's
+// completions take from its own stripes; when those are short, a refill moves an allotment from the
+// pool to them; when the pool is short too, the budget's last units are shared out from all its
+// stripes. On Citus a partner's stripes live on the partner's shard, so a completion's take is
+// one shard's write; only refills and the last units cross shards (docs/scaling.md "Money on Citus").
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { homeStripe } from '../domain/stripes.ts';
 import { groupBy } from '../domain/group-by.ts';
-import { inStripeOrder } from '../domain/lock-order.ts';
+import { inStripeOrder, sortedBy } from '../domain/lock-order.ts';
 import {
-  addToStripe,
+  POOL,
   addToStripes,
-  lockAllStripes,
-  lockStripesInOrder,
+  lockStripesOf,
+  ownersOfStripes,
   rollbackToReserveMany,
   savepointReserveMany,
   setStripesRemaining,
   takeFromFreeStripe,
+  takeFromPool,
 } from './reservation-store.ts';
 
 // The CTE fragments a caller composes into its own statement (claims' grants and fixed completions).
 export { freeStripePick, takeFromOneFreeStripe } from './reservation-store.ts';
 
-/** One amount to reserve; `key` (the user) picks the stripe the search starts at. */
+/** One amount to reserve for a partner's user; `key` (the user) picks the stripe the search starts at. */
 export interface ReservationRequest {
   amount: bigint;
+  partnerId: string;
   key: string;
 }
 
@@ -29,14 +37,20 @@ export interface ReservationRequest {
  * Takes the amounts of many claims from one budget inside the caller's transaction; answers, per
  * request and in order, whether the budget covered it. No interleaving can overspend: every take
  * keeps `remaining >= 0` under the row lock (and a CHECK constraint says so too). Deadlock-free by
- * construction:
- *  1. for each amount, take as many whole amounts as a free stripe holds, from stripes nobody
- *     else holds (SKIP LOCKED: never waits), nearest the batch's home stripe, until covered;
- *  2. if that leaves some uncovered (the free stripes are short: the budget's last crumbs, or an
- *     amount larger than a stripe), roll back to the savepoint before step 1, which lets go of
- *     every stripe it took, then lock all the stripes in stripe order (waiting, but in one order
- *     for everybody, holding no other stripe of this budget) and share out what is left, request
- *     by request, gathering an amount from several stripes where needed.
+ * construction (the one lock order: budget, then owner with the pool first, then stripe):
+ *  1. for each partner and amount, take as many whole amounts as a free stripe of the partner's
+ *     holds, from stripes nobody else holds (SKIP LOCKED: never waits), nearest the home stripe,
+ *     until covered;
+ *  2. if that leaves some uncovered, roll back to the savepoint before step 1 (letting go of every
+ *     stripe of this budget it took), and refill, partner by partner in id order: from a pool
+ *     stripe nobody holds (SKIP LOCKED) with room for all the partner's requests, move an eighth of
+ *     it (at least what they need) to the partner's home stripe (waiting for that stripe in the one
+ *     order). Step 1 again then covers every request: each partner's home stripe, held by this
+ *     transaction, holds what its requests need;
+ *  3. if a refill finds no such pool stripe (the budget's last units), roll back to the savepoint
+ *     again, lock every stripe of the budget in the one order (the pool's, then each partner's),
+ *     and share out what is left, request by request, gathering an amount from several stripes
+ *     where needed.
  * A caller reserving from several budgets takes them in budget-id order (grantClaims does).
  */
 export async function reserveMany(
@@ -46,46 +60,85 @@ export async function reserveMany(
   requests: readonly ReservationRequest[],
 ): Promise<boolean[]> {
   if (requests.length === 0) return [];
-  const covered = requests.map(() => false);
-  // The requests' indices by amount (bigint keys compare by value).
-  const byAmount = groupBy(requests.keys(), (i) => (requests[i] as ReservationRequest).amount);
-  const home = homeStripe(requests[0]?.key ?? '', stripes);
+  const partners = sortedBy(
+    [...groupBy(requests.keys(), (i) => (requests[i] as ReservationRequest).partnerId)],
+    ([partnerId]) => partnerId,
+  );
   await savepointReserveMany(trx);
-  let short = false;
-  for (const [amount, indices] of byAmount) {
-    let done = 0;
-    while (done < indices.length) {
-      const units = await takeFromFreeStripe(trx, budgetId, stripes, home, amount, indices.length - done);
-      if (units === 0) break;
-      for (const i of indices.slice(done, done + units)) covered[i] = true;
-      done += units;
+  const first = await takeFromPartnersStripes(trx, budgetId, stripes, requests, partners);
+  if (first) return first;
+  await rollbackToReserveMany(trx);
+  for (const [partnerId, indices] of partners) {
+    const needed = indices.reduce((sum, i) => sum + (requests[i] as ReservationRequest).amount, 0n);
+    const home = homeStripe((requests[indices[0] as number] as ReservationRequest).key, stripes);
+    const moved = await takeFromPool(trx, budgetId, stripes, home, needed);
+    if (moved === 0n) {
+      await rollbackToReserveMany(trx);
+      return gatherFromAllStripes(trx, budgetId, requests);
     }
-    if (done < indices.length) {
-      short = true;
-      break;
-    }
+    await addToStripes(trx, budgetId, partnerId, [{ stripe: home, amount: moved }]);
   }
-  if (!short) return covered;
+  const refilled = await takeFromPartnersStripes(trx, budgetId, stripes, requests, partners);
+  if (refilled) return refilled;
+  // Not reached (see step 2), but if it were, the last-units path below is still exact.
   await rollbackToReserveMany(trx);
   return gatherFromAllStripes(trx, budgetId, requests);
 }
 
-/** Step 2 of reserveMany: every stripe locked in stripe order, what is left shared out in order. */
+/** Step 1 of reserveMany: every request taken from its partner's free stripes, or undefined (some were short). */
+async function takeFromPartnersStripes(
+  trx: Transaction<DB>,
+  budgetId: string,
+  stripes: number,
+  requests: readonly ReservationRequest[],
+  partners: ReadonlyArray<readonly [string, number[]]>,
+): Promise<boolean[] | undefined> {
+  for (const [partnerId, indices] of partners) {
+    const home = homeStripe((requests[indices[0] as number] as ReservationRequest).key, stripes);
+    // The requests' indices by amount (bigint keys compare by value).
+    const byAmount = groupBy(indices, (i) => (requests[i] as ReservationRequest).amount);
+    for (const [amount, same] of byAmount) {
+      let done = 0;
+      while (done < same.length) {
+        const at = { budgetId, partnerId, stripes, home };
+        const units = await takeFromFreeStripe(trx, at, amount, same.length - done);
+        if (units === 0) return undefined;
+        done += units;
+      }
+    }
+  }
+  return requests.map(() => true);
+}
+
+/**
+ * Step 3 of reserveMany: every stripe of the budget locked in the one order (the pool's first, then
+ * each partner's, one statement per owner so that on Citus each names one shard), what is left
+ * shared out in request order: each request from its partner's stripes first, then the pool's,
+ * then other partners'.
+ */
 async function gatherFromAllStripes(
   trx: Transaction<DB>,
   budgetId: string,
   requests: readonly ReservationRequest[],
 ): Promise<boolean[]> {
-  const rows = await lockAllStripes(trx, budgetId);
-  const left = rows.map((r) => ({ stripe: r.stripe, remaining: BigInt(r.remaining), changed: false }));
+  const left: Array<{ owner: string; stripe: number; remaining: bigint; changed: boolean }> = [];
+  for (const owner of await ownersOfStripes(trx, budgetId)) {
+    for (const r of await lockStripesOf(trx, budgetId, owner)) {
+      left.push({ owner, stripe: r.stripe, remaining: BigInt(r.remaining), changed: false });
+    }
+  }
   let total = left.reduce((sum, s) => sum + s.remaining, 0n);
+  const rank = (owner: string, partnerId: string) => (owner === partnerId ? 0 : owner === POOL ? 1 : 2);
   const covered = requests.map((request) => {
     if (request.amount > total) return false;
     total -= request.amount;
+    const candidates = [...left].sort(
+      (a, b) => rank(a.owner, request.partnerId) - rank(b.owner, request.partnerId),
+    );
     // One stripe with room if there is one (fewer rows to write), else gather from several.
-    const whole = left.find((s) => s.remaining >= request.amount);
+    const whole = candidates.find((s) => s.remaining >= request.amount);
     let missing = request.amount;
-    for (const s of whole ? [whole] : left) {
+    for (const s of whole ? [whole] : candidates) {
       const part = s.remaining < missing ? s.remaining : missing;
       if (part === 0n) continue;
       s.remaining -= part;
@@ -95,53 +148,48 @@ async function gatherFromAllStripes(
     }
     return true;
   });
-  const changed = left.filter((s) => s.changed);
-  if (changed.length > 0) {
-    // Absolute values are safe here: every stripe of the budget is locked by this transaction.
-    await setStripesRemaining(trx, budgetId, changed);
+  // Absolute values are safe here: every stripe of the budget is locked by this transaction.
+  for (const [owner, changed] of groupBy(
+    left.filter((s) => s.changed),
+    (s) => s.owner,
+  )) {
+    await setStripesRemaining(trx, budgetId, owner, changed);
   }
   return covered;
 }
 
-/** Gives a released reservation back to the budget. */
-export async function release(
-  trx: Transaction<DB>,
-  budgetId: string,
-  amount: bigint,
-  key: string,
-  stripes: number,
-): Promise<void> {
-  await addToStripe(trx, budgetId, homeStripe(key, stripes), amount);
+/** One reservation given back: to its partner's home stripe of the budget. */
+export interface Release {
+  budgetId: string;
+  stripes: number;
+  partnerId: string;
+  key: string;
+  amount: bigint;
 }
 
 /**
- * Gives many released reservations back (each to its user's home stripe), in one statement that
- * locks the stripes in the one order (src/domain/lock-order.ts: budget id, then stripe), so a
- * release of several claims never waits for one stripe while holding another out of order.
+ * Gives released reservations back, each to its user's home stripe among its partner's stripes of
+ * the budget (created if the partner has none there), locking the stripes in the one order
+ * (src/domain/lock-order.ts: budget, owner, stripe), so a release of several claims never waits
+ * for one stripe while holding another out of order. One lock and one write per budget and partner.
  */
-export async function releaseMany(
-  trx: Transaction<DB>,
-  releases: ReadonlyArray<{ budgetId: string; stripes: number; key: string; amount: bigint }>,
-): Promise<void> {
-  const sums = new Map<string, { budgetId: string; stripe: number; amount: bigint }>();
+export async function releaseMany(trx: Transaction<DB>, releases: readonly Release[]): Promise<void> {
+  const sums = new Map<string, { budgetId: string; partnerId: string; stripe: number; amount: bigint }>();
   for (const r of releases) {
     const stripe = homeStripe(r.key, r.stripes);
-    const at = `${r.budgetId}\u0000${stripe}`;
-    const sum = sums.get(at) ?? { budgetId: r.budgetId, stripe, amount: 0n };
+    const at = `${r.budgetId}\u0000${r.partnerId}\u0000${stripe}`;
+    const sum = sums.get(at) ?? { budgetId: r.budgetId, partnerId: r.partnerId, stripe, amount: 0n };
     sum.amount += r.amount;
     sums.set(at, sum);
   }
   const ordered = inStripeOrder([...sums.values()]);
-  if (ordered.length === 0) return;
-  const budgetIds = ordered.map((o) => o.budgetId);
-  const stripeNumbers = ordered.map((o) => o.stripe);
-  // Two statements: the locks in stripe order first, then the update. (One statement with the
-  // locks in a CTE loses its columns between Citus's steps, docs/scaling.md "On Citus".)
-  await lockStripesInOrder(trx, budgetIds, stripeNumbers);
-  await addToStripes(
-    trx,
-    budgetIds,
-    stripeNumbers,
-    ordered.map((o) => o.amount),
-  );
+  for (const group of groupBy(ordered, (o) => `${o.budgetId}\u0000${o.partnerId}`).values()) {
+    const { budgetId, partnerId } = group[0] as (typeof ordered)[number];
+    await addToStripes(trx, budgetId, partnerId, group);
+  }
+}
+
+/** Gives one released reservation back. */
+export async function release(trx: Transaction<DB>, r: Release): Promise<void> {
+  await releaseMany(trx, [r]);
 }

@@ -18,6 +18,7 @@ import {
   insertBudget,
   insertBudgetStripes,
   insertRewardAsset,
+  lockAssetOfBudget,
   lockBudgetStripes,
   raiseBudgetTotal,
   selectAssetRow,
@@ -235,14 +236,16 @@ export async function topUpBudget(
   // order every reservation waits in (so concurrent top-ups of one budget queue there and cannot
   // together pass numeric(78,0)); then the budget row is updated (FOR NO KEY UPDATE, which a claim's
   // foreign key check does not wait for, and which only a top-up takes); then the stripes.
-  // Three statements: one with the stripe locks in a CTE loses its columns between Citus's steps
-  // ("PGCOPY", docs/scaling.md "On Citus"), as releaseMany's did. On Citus the stripes come first
-  // for a second reason: Citus serializes writes of a reference table by a lock on its shard (and
-  // on the shards of the reference tables it points at), which a completion takes at its stripes'
-  // write; a top-up starting at the budget row took them in the other order.
+  // Separate statements: one with the stripe locks in a CTE loses its columns between Citus's steps
+  // ("PGCOPY", docs/scaling.md "On Citus"), as releaseMany's did. On Citus the asset row is locked
+  // before the budget row: Citus serializes writes of a reference table by a lock on its shard and
+  // on the shards of the reference tables it points at; a claim's insert takes them in shard order
+  // (reward_assets', then budgets'), while an UPDATE of budgets takes budgets' first, then
+  // reward_assets': top-ups deadlocked with completions until the asset's lock came first.
   const shares = splitOverStripes(amount, budget.stripes);
   const added = await db.transaction().execute(async (trx) => {
     await lockBudgetStripes(trx, id);
+    await lockAssetOfBudget(trx, budget.asset_id);
     if (!(await raiseBudgetTotal(trx, id, amount, clock.now()))) return false;
     await addToBudgetStripes(trx, id, shares);
     return true;

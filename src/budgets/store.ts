@@ -77,12 +77,24 @@ export async function insertBudgetStripes(
   await trx.insertInto('budget_stripes').values(rows).execute();
 }
 
-/** Locks the budget's stripes FOR UPDATE, in stripe order (the order every reservation waits in). */
+/**
+ * Locks the budget's pool stripes FOR UPDATE, in stripe order (the order every reservation waits
+ * in; the partners' stripes come after the pool's, src/domain/lock-order.ts).
+ */
 export async function lockBudgetStripes(trx: Transaction<DB>, id: string): Promise<void> {
   await sql`
-      SELECT s.stripe FROM budget_stripes s WHERE s.budget_id = ${id} ORDER BY s.stripe FOR UPDATE OF s`.execute(
-    trx,
-  );
+      SELECT s.stripe FROM budget_stripes s WHERE s.budget_id = ${id} AND s.partner_id = ''
+      ORDER BY s.stripe FOR UPDATE OF s`.execute(trx);
+}
+
+/**
+ * Locks the budget's asset row (FOR NO KEY UPDATE: a claim's foreign key check, KEY SHARE, does not
+ * wait for it). On PostgreSQL it only keeps the asset from changing under a top-up; on Citus it is
+ * the first reference-table lock of a top-up, taken in the order every completion takes them (see
+ * topUpBudget).
+ */
+export async function lockAssetOfBudget(trx: Transaction<DB>, assetId: string): Promise<void> {
+  await sql`SELECT id FROM reward_assets WHERE id = ${assetId} FOR NO KEY UPDATE`.execute(trx);
 }
 
 /**
@@ -102,12 +114,12 @@ export async function raiseBudgetTotal(
   return raised.rows.length > 0;
 }
 
-/** Adds to each stripe of the budget its share (`shares[stripe]`; a share of 0 writes nothing). */
+/** Adds to each pool stripe of the budget its share (`shares[stripe]`; a share of 0 writes nothing). */
 export async function addToBudgetStripes(trx: Transaction<DB>, id: string, shares: bigint[]): Promise<void> {
   await sql`
       UPDATE budget_stripes s SET remaining = s.remaining + v.share
       FROM unnest(${shares.map((_, stripe) => stripe)}::int[], ${shares.map((share) => share.toString())}::numeric[]) AS v(stripe, share)
-      WHERE s.budget_id = ${id} AND s.stripe = v.stripe AND v.share > 0`.execute(trx);
+      WHERE s.budget_id = ${id} AND s.partner_id = '' AND s.stripe = v.stripe AND v.share > 0`.execute(trx);
 }
 
 /** The budget's row, if it exists. */
@@ -116,42 +128,52 @@ export function selectBudget(db: Kysely<DB>, id: string) {
 }
 
 function budgetQuery(db: Kysely<DB>) {
-  return db
-    .selectFrom('budgets as b')
-    .innerJoin('reward_assets as a', 'a.id', 'b.asset_id')
-    .select((eb) => [
-      'b.id',
-      'b.type',
-      'b.name',
-      'b.asset_id',
-      'a.symbol',
-      'a.decimals',
-      'b.total',
-      'b.created_at',
-      eb
-        .selectFrom('budget_stripes as s')
-        .select(sql<string>`coalesce(sum(s.remaining), 0)::text`.as('v'))
-        .whereRef('s.budget_id', '=', 'b.id')
-        .as('remaining'),
-      eb
-        .selectFrom('claims as c')
-        .select(sql<string>`coalesce(sum(c.amount), 0)::text`.as('v'))
-        .whereRef('c.budget_id', '=', 'b.id')
-        .where('c.status', 'in', OWED_CLAIM_STATUSES)
-        .as('reserved'),
-      eb
-        .selectFrom('claims as c')
-        .select(sql<string>`coalesce(sum(c.amount), 0)::text`.as('v'))
-        .whereRef('c.budget_id', '=', 'b.id')
-        .where('c.status', '=', 'SUCCEEDED')
-        .as('paid'),
-      eb
-        .selectFrom('claims as c')
-        .select(sql<number>`count(*)::int`.as('v'))
-        .whereRef('c.budget_id', '=', 'b.id')
-        .where('c.status', '=', 'REJECTED')
-        .as('rejected'),
-    ]);
+  return (
+    db
+      .selectFrom('budgets as b')
+      .innerJoin('reward_assets as a', 'a.id', 'b.asset_id')
+      // What is left: the sum over the pool's and the partners' stripes. A join on the sums, not a
+      // correlated sub-query: on Citus the stripes are distributed and budgets a reference table
+      // (docs/scaling.md "On Citus"); PostgreSQL pushes `b.id = $1` into the sums.
+      .leftJoin(
+        (eb) =>
+          eb
+            .selectFrom('budget_stripes')
+            .select(['budget_id', sql<string>`sum(remaining)`.as('v')])
+            .groupBy('budget_id')
+            .as('s'),
+        (join) => join.onRef('s.budget_id', '=', 'b.id'),
+      )
+      .select((eb) => [
+        'b.id',
+        'b.type',
+        'b.name',
+        'b.asset_id',
+        'a.symbol',
+        'a.decimals',
+        'b.total',
+        'b.created_at',
+        sql<string>`coalesce(s.v, 0)::text`.as('remaining'),
+        eb
+          .selectFrom('claims as c')
+          .select(sql<string>`coalesce(sum(c.amount), 0)::text`.as('v'))
+          .whereRef('c.budget_id', '=', 'b.id')
+          .where('c.status', 'in', OWED_CLAIM_STATUSES)
+          .as('reserved'),
+        eb
+          .selectFrom('claims as c')
+          .select(sql<string>`coalesce(sum(c.amount), 0)::text`.as('v'))
+          .whereRef('c.budget_id', '=', 'b.id')
+          .where('c.status', '=', 'SUCCEEDED')
+          .as('paid'),
+        eb
+          .selectFrom('claims as c')
+          .select(sql<number>`count(*)::int`.as('v'))
+          .whereRef('c.budget_id', '=', 'b.id')
+          .where('c.status', '=', 'REJECTED')
+          .as('rejected'),
+      ])
+  );
 }
 
 /** A budget with its asset and its sums (remaining, reserved, paid) and rejected count. */

@@ -42,6 +42,7 @@ export async function expireReservations(db: Kysely<DB>, clock: Clock, ttlSecond
       expired.map((claim) => ({
         budgetId: claim.budget_id,
         stripes: claim.stripes,
+        partnerId: claim.partner_id,
         key: `${claim.partner_id}:${claim.partner_uid}`,
         amount: BigInt(claim.amount),
       })),

@@ -22,9 +22,10 @@ function fixedRewardOnly(c: Awaited<ReturnType<CompletionContextOf>>) {
 
 /**
  * For createAchiever: writes a batch of completing reports in one statement when every report's
- * mission pays one and the same FIXED reward (or all pay nothing). The statement:
- *  - locks a stripe nobody holds with room for the whole batch (as if every report completed),
- *    nearest the first user's home stripe; without one it writes nothing (answers undefined);
+ * mission pays one and the same FIXED reward (or all pay nothing) and all are one partner's. The statement:
+ *  - locks a stripe of the partner's that nobody holds with room for the whole batch (as if every
+ *    report completed), nearest the first user's home stripe; without one it writes nothing
+ *    (answers undefined: the transaction refills the partner's stripes from the budget's pool);
  *  - upserts the records (only if it got the stripe);
  *  - writes a claim and its history for each report whose completion marker was stored (it
  *    completed its period now) and whose user is linked, as grantClaims does, and a deferred
@@ -44,6 +45,9 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
     const rule = rules[0];
     if (!rule || !rules.every((r) => r && r.budget_id === rule.budget_id && r.amount === rule.amount))
       return undefined;
+    // The take is from one partner's stripes: a batch of several partners' reports goes through
+    // the transaction (grantClaims takes from each partner's stripes).
+    if (!reports.every((r) => r.partnerId === (reports[0] as CompletionReport).partnerId)) return undefined;
     const replaceTarget = (reports[0] as CompletionReport).target !== null;
     if (!reports.every((r) => (r.target !== null) === replaceTarget)) return undefined;
 

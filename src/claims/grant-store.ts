@@ -124,8 +124,8 @@ export async function insertClaims(
 }
 
 /**
- * One statement: take `total` (the amounts of all `grants`: one budget, one amount) from a single
- * stripe nobody holds, nearest `home`, and write their claims and history. No row when no free
+ * One statement: take `total` (the amounts of all `grants`: one budget, one partner, one amount)
+ * from a single stripe of the partner's nobody holds, nearest `home`, and write their claims and history. No row when no free
  * stripe had room (nothing taken, written or locked); else one row per claim written (id null
  * when none was).
  */
@@ -138,7 +138,7 @@ export async function claimFromOneFreeStripeRows(
 ) {
   const first = grants[0] as Grant;
   const query = sql<{ stripe: number; id: string | null; status: ClaimStatus | null }>`
-    WITH ${takeFromOneFreeStripe(first.budget.id, first.budget.stripes, home, total)},
+    WITH ${takeFromOneFreeStripe(first.budget.id, first.partnerId, first.budget.stripes, home, total)},
          ${claimsCtes(
            grantRows(
              grants,

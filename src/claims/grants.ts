@@ -1,6 +1,7 @@
 // Granting claims: each (user, source, period) at most once, the amount reserved from the budget
 // (budgets/reservations.ts), operator caps counted under row locks, and the claim with its first
 // history rows written in one statement (claimsCtes). Only a linked user holds budget.
+import { sql } from 'kysely';
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
@@ -56,7 +57,8 @@ export async function grantClaims(
   const reserved = grants.map(() => false);
   const rest: number[] = [];
   const capped: Array<{ indices: number[]; caps: LockedCaps }> = [];
-  for (const budgetId of [...new Set(grants.map((g) => g.budget.id))].sort()) {
+  const budgetIds = [...new Set(grants.map((g) => g.budget.id))].sort();
+  for (const budgetId of budgetIds) {
     const all = grants.flatMap((g, i) => (g.budget.id === budgetId && facts[i]?.accountId ? [i] : []));
     if (all.length === 0) continue;
     const budgetFacts = facts[all[0] as number] as GrantFacts;
@@ -77,7 +79,15 @@ export async function grantClaims(
       if (indices.length === 0) continue;
     }
     const first = grants[indices[0] as number] as Grant;
-    if (indices.every((i) => (grants[i] as Grant).amount === first.amount)) {
+    const same = (i: number) =>
+      (grants[i] as Grant).amount === first.amount && (grants[i] as Grant).partnerId === first.partnerId;
+    // The claims and the take in one statement: only for grants of one budget, and undone (to a
+    // savepoint) when it took nothing. On Citus claims are a reference table, whose write locks
+    // its shard (and the budgets' it points at) until the transaction ends: a transaction holding
+    // that lock must not then wait for a stripe (a refill, the last units, the next budget), which
+    // a completion holding the stripe and waiting for the claims' lock would close into a cycle.
+    if (budgetIds.length === 1 && indices.every(same)) {
+      await sql`savepoint claim_in_one_statement`.execute(trx);
       const taken = await claimFromOneFreeStripe(
         trx,
         indices.map((i) => grants[i] as Grant),
@@ -90,12 +100,17 @@ export async function grantClaims(
         });
         continue;
       }
+      await sql`rollback to savepoint claim_in_one_statement`.execute(trx);
     }
     const covered = await reserveMany(
       trx,
       budgetId,
       first.budget.stripes,
-      indices.map((i) => ({ amount: (grants[i] as Grant).amount, key: userKey(grants[i] as Grant) })),
+      indices.map((i) => ({
+        amount: (grants[i] as Grant).amount,
+        partnerId: (grants[i] as Grant).partnerId,
+        key: userKey(grants[i] as Grant),
+      })),
     );
     covered.forEach((ok, j) => {
       const i = indices[j] as number;
@@ -128,6 +143,7 @@ export async function grantClaims(
             {
               budgetId: grant.budget.id,
               stripes: grant.budget.stripes,
+              partnerId: grant.partnerId,
               key: userKey(grant),
               amount: grant.amount,
             },
@@ -251,8 +267,8 @@ async function lockCaps(
 }
 
 /**
- * One statement: take the amounts of all `grants` (one budget, one amount) from a single stripe
- * nobody holds that has room for all of them, and write their claims and history. Answers per
+ * One statement: take the amounts of all `grants` (one budget, one partner, one amount) from a
+ * single stripe of the partner's nobody holds that has room for all of them, and write their claims and history. Answers per
  * grant the claim written (undefined: it already existed), or undefined when no free stripe had
  * room; then nothing was taken, written or locked.
  */

@@ -33,13 +33,13 @@ export async function moveClaim(
       { from: claim.status, to, why: reason, at: now, reason, ...retry },
     );
     if (to === 'REJECTED')
-      await release(
-        trx,
-        claim.budget_id,
-        BigInt(claim.amount),
-        `${claim.partner_id}:${claim.partner_uid}`,
-        claim.stripes,
-      );
+      await release(trx, {
+        budgetId: claim.budget_id,
+        stripes: claim.stripes,
+        partnerId: claim.partner_id,
+        key: `${claim.partner_id}:${claim.partner_uid}`,
+        amount: BigInt(claim.amount),
+      });
   });
 }
 

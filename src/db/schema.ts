@@ -145,6 +145,8 @@ export interface BudgetsTable {
 
 export interface BudgetStripesTable {
   budget_id: string;
+  /** The partner whose completions take from the stripe; '' for the budget's pool (migration 0041). */
+  partner_id: Generated<string>;
   stripe: number;
   remaining: Numeric;
 }

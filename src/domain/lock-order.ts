@@ -6,11 +6,15 @@ export function sortedBy<T>(items: readonly T[], key: (item: T) => string): T[] 
 }
 
 /**
- * Budget stripes are locked by budget id (as text), then by stripe number (as a number, as
- * `ORDER BY stripe` reads them): reservations, top-ups and releases all wait in this order.
+ * Budget stripes are locked by budget id (as text), then by partner id (as text: the pool's '' comes
+ * first), then by stripe number (as a number, as `ORDER BY stripe` reads them): reservations,
+ * refills, top-ups and releases all wait in this order (src/budgets/reservations.ts).
  */
-export function inStripeOrder<T extends { budgetId: string; stripe: number }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) =>
-    a.budgetId < b.budgetId ? -1 : a.budgetId > b.budgetId ? 1 : a.stripe - b.stripe,
+export function inStripeOrder<T extends { budgetId: string; partnerId: string; stripe: number }>(
+  items: readonly T[],
+): T[] {
+  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...items].sort(
+    (a, b) => text(a.budgetId, b.budgetId) || text(a.partnerId, b.partnerId) || a.stripe - b.stripe,
   );
 }

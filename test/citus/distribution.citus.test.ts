@@ -26,6 +26,8 @@ const PARTNER_TABLES = [
   'claim_events',
   'ledger_transfers',
   'ledger_entries',
+  // A budget's stripes (0041): a partner's, and the pool's under partner_id ''.
+  'budget_stripes',
 ];
 const SHARED_TABLES = ['partners', 'reward_assets', 'chain_networks', 'admin_credentials', 'budgets'];
 
@@ -148,7 +150,7 @@ describeUnless(
     expect(mission.rows[0]?.n).toBe(1);
   });
 
-  it('keeps a paid claim’s history and ledger rows on the worker of its partner’s shard (0040)', async () => {
+  it('keeps a paid claim’s history, ledger rows and budget stripe on the worker of its partner’s shard (0040, 0041)', async () => {
     const assetId = (
       await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'CT', name: 'Citus', decimals: 0 })
     ).json().id;
@@ -171,8 +173,9 @@ describeUnless(
     expect(await runPayoutBatch(ctx.database.db, ctx.clock, ledgerProvider)).toBe(1);
 
     // Each table's shard of the partner, the worker it is placed on, and the partner's rows there:
-    // the history (created, requested, paid), the transfer and its two entries.
-    const expected = { claim_events: 3, ledger_transfers: 1, ledger_entries: 2 };
+    // the history (created, requested, paid), the transfer and its two entries, and the stripe
+    // the completion took from (the partner's first completion refilled it from the pool).
+    const expected = { claim_events: 3, ledger_transfers: 1, ledger_entries: 2, budget_stripes: 1 };
     const database = new URL(ctx.databaseUrl as string).pathname.slice(1);
     for (const [table, count] of Object.entries(expected)) {
       const { rows } = await sql<{ shard: string; host: string; port: number }>`
@@ -214,6 +217,10 @@ describeUnless(
       sql`EXPLAIN SELECT * FROM claim_events WHERE partner_id = ${setup.partnerId} AND claim_id = 'clm_x' ORDER BY id`,
       sql`EXPLAIN SELECT e.amount FROM ledger_transfers t JOIN ledger_entries e ON e.transfer_id = t.id AND e.partner_id = t.partner_id
           WHERE t.partner_id = ${setup.partnerId} AND t.claim_id = 'clm_x'`,
+      // A completion's take from its partner's stripes of a budget (0041, src/budgets/reservation-store.ts).
+      sql`EXPLAIN SELECT stripe, remaining FROM budget_stripes
+          WHERE budget_id = 'bud_x' AND partner_id = ${setup.partnerId} AND remaining >= 1
+          ORDER BY stripe LIMIT 1 FOR UPDATE SKIP LOCKED`,
     ];
     for (const plan of plans) {
       const { rows } = await plan.execute(ctx.database.db);
