@@ -38,6 +38,18 @@ export default defineConfig({
       'test/audit.happy.test.ts',
       'test/budget-top-up.concurrency.test.ts',
       'test/claim-history.happy.test.ts',
+      // Claims distributed (0042): caps under their locks (per account, partner, address), one
+      // reward per person across relinks, the link sweep, the mission page's and the console's
+      // reads of claims, the metrics' sums, chain claims.
+      'test/reward-farming.security.test.ts',
+      'test/payout-addresses.security.test.ts',
+      'test/one-reward-per-person.security.test.ts',
+      'test/me.happy.test.ts',
+      'test/me-missions.happy.test.ts',
+      'test/waiting-rewards.happy.test.ts',
+      'test/metrics.happy.test.ts',
+      'test/chain-claims.happy.test.ts',
+      'test/rewards-admin.happy.test.ts',
     ],
     pool: 'forks',
     maxWorkers: 1,

@@ -21,27 +21,28 @@ afterAll(async () => {
 });
 
 async function totals(budgetId: string) {
-  // What is left, over the pool's and the partners' stripes (on Citus the stripes are distributed:
-  // summed on their own, not in a sub-query correlated with budgets, a reference table).
+  // Each sum on its own, not in a sub-query correlated with budgets (a reference table on Citus,
+  // where the stripes and the claims are distributed).
+  const { total } = await ctx.database.db
+    .selectFrom('budgets')
+    .select(sql<string>`total::text`.as('total'))
+    .where('id', '=', budgetId)
+    .executeTakeFirstOrThrow();
   const { remaining } = await ctx.database.db
     .selectFrom('budget_stripes')
     .select(sql<string>`sum(remaining)::text`.as('remaining'))
     .where('budget_id', '=', budgetId)
     .executeTakeFirstOrThrow();
-  const row = await ctx.database.db
-    .selectFrom('budgets as b')
+  const { granted, claims } = await ctx.database.db
+    .selectFrom('claims')
     .select([
-      sql<string>`b.total::text`.as('total'),
-      sql<string>`(SELECT coalesce(sum(amount), 0) FROM claims c WHERE c.budget_id = b.id AND c.status <> 'REJECTED')::text`.as(
-        'granted',
-      ),
-      sql<number>`(SELECT count(*) FROM claims c WHERE c.budget_id = b.id AND c.status <> 'REJECTED')::int`.as(
-        'claims',
-      ),
+      sql<string>`coalesce(sum(amount), 0)::text`.as('granted'),
+      sql<number>`count(*)::int`.as('claims'),
     ])
-    .where('b.id', '=', budgetId)
+    .where('budget_id', '=', budgetId)
+    .where('status', '<>', 'REJECTED')
     .executeTakeFirstOrThrow();
-  return { ...row, remaining };
+  return { total, remaining, granted, claims };
 }
 
 describe('top-ups during completions', () => {

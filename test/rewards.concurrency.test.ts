@@ -156,7 +156,7 @@ describeUnless(needsPostgres('it needs concurrent transactions'))('payout worker
     expect(afterKill).toBeLessThan(users);
     // Nothing half done: a claim is SUCCEEDED exactly when it has its ledger transfer.
     const mismatched = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM claims c LEFT JOIN ledger_transfers t ON t.claim_id = c.id
+      SELECT count(*)::int AS n FROM claims c LEFT JOIN ledger_transfers t ON t.claim_id = c.id AND t.partner_id = c.partner_id
       WHERE c.budget_id = ${setup.budgetId} AND ((c.status = 'SUCCEEDED') <> (t.id IS NOT NULL))`.execute(
       ctx.database.db,
     );
@@ -172,7 +172,9 @@ describeUnless(needsPostgres('it needs concurrent transactions'))('payout worker
     expect(await claimCounts(setup.budgetId)).toEqual({ SUCCEEDED: users });
     const transfers = await ctx.database.db
       .selectFrom('ledger_transfers as t')
-      .innerJoin('claims as c', 'c.id', 't.claim_id')
+      .innerJoin('claims as c', (join) =>
+        join.onRef('c.id', '=', 't.claim_id').onRef('c.partner_id', '=', 't.partner_id'),
+      )
       .select([
         sql<number>`count(*)::int`.as('n'),
         sql<number>`count(distinct t.claim_id)::int`.as('distinct'),

@@ -128,13 +128,15 @@ export function selectBudget(db: Kysely<DB>, id: string) {
 }
 
 function budgetQuery(db: Kysely<DB>) {
+  const owed = sql.join(OWED_CLAIM_STATUSES.map((s) => sql.lit(s)));
   return (
     db
       .selectFrom('budgets as b')
       .innerJoin('reward_assets as a', 'a.id', 'b.asset_id')
-      // What is left: the sum over the pool's and the partners' stripes. A join on the sums, not a
-      // correlated sub-query: on Citus the stripes are distributed and budgets a reference table
-      // (docs/scaling.md "On Citus"); PostgreSQL pushes `b.id = $1` into the sums.
+      // What is left (the pool's and the partners' stripes) and the claims' sums, each a join on
+      // sums grouped by budget, not a sub-query correlated with the budget's row: on Citus the
+      // stripes and the claims are distributed and budgets a reference table (docs/scaling.md
+      // "On Citus"); PostgreSQL pushes `b.id = $1` into the sums.
       .leftJoin(
         (eb) =>
           eb
@@ -144,7 +146,21 @@ function budgetQuery(db: Kysely<DB>) {
             .as('s'),
         (join) => join.onRef('s.budget_id', '=', 'b.id'),
       )
-      .select((eb) => [
+      .leftJoin(
+        (eb) =>
+          eb
+            .selectFrom('claims')
+            .select([
+              'budget_id',
+              sql<string>`sum(amount) FILTER (WHERE status IN (${owed}))`.as('reserved'),
+              sql<string>`sum(amount) FILTER (WHERE status = 'SUCCEEDED')`.as('paid'),
+              sql<number>`count(*) FILTER (WHERE status = 'REJECTED')`.as('rejected'),
+            ])
+            .groupBy('budget_id')
+            .as('c'),
+        (join) => join.onRef('c.budget_id', '=', 'b.id'),
+      )
+      .select([
         'b.id',
         'b.type',
         'b.name',
@@ -154,24 +170,9 @@ function budgetQuery(db: Kysely<DB>) {
         'b.total',
         'b.created_at',
         sql<string>`coalesce(s.v, 0)::text`.as('remaining'),
-        eb
-          .selectFrom('claims as c')
-          .select(sql<string>`coalesce(sum(c.amount), 0)::text`.as('v'))
-          .whereRef('c.budget_id', '=', 'b.id')
-          .where('c.status', 'in', OWED_CLAIM_STATUSES)
-          .as('reserved'),
-        eb
-          .selectFrom('claims as c')
-          .select(sql<string>`coalesce(sum(c.amount), 0)::text`.as('v'))
-          .whereRef('c.budget_id', '=', 'b.id')
-          .where('c.status', '=', 'SUCCEEDED')
-          .as('paid'),
-        eb
-          .selectFrom('claims as c')
-          .select(sql<number>`count(*)::int`.as('v'))
-          .whereRef('c.budget_id', '=', 'b.id')
-          .where('c.status', '=', 'REJECTED')
-          .as('rejected'),
+        sql<string>`coalesce(c.reserved, 0)::text`.as('reserved'),
+        sql<string>`coalesce(c.paid, 0)::text`.as('paid'),
+        sql<number>`coalesce(c.rejected, 0)::int`.as('rejected'),
       ])
   );
 }

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { groupBy } from '../domain/group-by.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -49,17 +50,37 @@ export async function requestedClaimsConfirmedOnChain(db: Db, limit: number): Pr
   return result.rows.map((r) => r.id);
 }
 
-/** Attempts so far of claims still REQUESTED, locked for their move (inside the settling transaction). */
+/**
+ * Attempts so far of claims still REQUESTED, locked for their move (inside the settling
+ * transaction). Partner by partner, in partner order: on Citus claims are distributed on
+ * partner_id and a row lock must name one shard (docs/scaling.md "On Citus"); the claims'
+ * partners are read first, without a lock.
+ */
 export async function lockRequestedClaims(trx: Transaction<DB>, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const rows = await trx
+  const owners = await trx
     .selectFrom('claims')
-    .select(['id', 'attempts'])
+    .select(['id', 'partner_id'])
     .where('id', 'in', ids)
-    .where('status', '=', 'REQUESTED')
-    .forUpdate()
+    .orderBy('partner_id')
     .execute();
-  return new Map(rows.map((r) => [r.id, Number(r.attempts)]));
+  const attempts = new Map<string, number>();
+  for (const [partnerId, claims] of groupBy(owners, (o) => o.partner_id)) {
+    const rows = await trx
+      .selectFrom('claims')
+      .select(['id', 'attempts'])
+      .where('partner_id', '=', partnerId)
+      .where(
+        'id',
+        'in',
+        claims.map((c) => c.id),
+      )
+      .where('status', '=', 'REQUESTED')
+      .forUpdate()
+      .execute();
+    for (const r of rows) attempts.set(r.id, Number(r.attempts));
+  }
+  return attempts;
 }
 
 export interface ClaimChainTx {

@@ -4,7 +4,7 @@
 // from one free stripe), and the fragments (grantRows, claimsCtes) other claim statements compose.
 import { sql } from 'kysely';
 import type { RawBuilder, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { CapUsageTable, DB } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
 import { takeFromOneFreeStripe } from '../budgets/reservations.ts';
@@ -82,17 +82,30 @@ export async function deferUnlinkedGrants(
 export async function lockCapUsage(
   trx: Transaction<DB>,
   budgetId: string,
-  keys: ReadonlyArray<{ day: string; scope: string; subject: string }>,
+  keys: ReadonlyArray<{ day: string; scope: CapUsageTable['scope']; subject: string }>,
 ) {
-  const locked = sql<{ day: string; scope: string; subject: string; used: string }>`
-    INSERT INTO cap_usage (budget_id, day, scope, subject, used)
-    SELECT ${budgetId}, k.day::date, k.scope, k.subject, 0
-    FROM unnest(${keys.map((k) => k.day)}::text[], ${keys.map((k) => k.scope)}::text[], ${keys.map((k) => k.subject)}::text[]) WITH ORDINALITY AS k(day, scope, subject, n)
-    ORDER BY k.n
-    ON CONFLICT (budget_id, day, scope, subject) DO UPDATE SET used = cap_usage.used
-    RETURNING day::text AS day, scope, subject, used::text AS used`;
-  const rows = (await trx.executeQuery(prepared('caps_lock', locked.compile(trx)))).rows;
-  return rows;
+  // A multi-row VALUES insert, not INSERT ... SELECT FROM unnest: on Citus (cap_usage is a
+  // reference table) an INSERT ... SELECT is planned through the coordinator and its upserts reach
+  // the nodes' copies in no agreed order, which deadlocked concurrent grants; VALUES is one router
+  // statement under the reference table's lock. Rows are upserted (and locked) in the order given.
+  const rows = await trx
+    .insertInto('cap_usage')
+    .values(
+      keys.map((k) => ({ budget_id: budgetId, day: k.day, scope: k.scope, subject: k.subject, used: '0' })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['budget_id', 'day', 'scope', 'subject']).doUpdateSet({ used: sql`cap_usage.used` }),
+    )
+    // The day as days since 2000-01-01 and used as text: Citus allows only IMMUTABLE functions in
+    // RETURNING, and date::text and numeric::text depend on settings (STABLE).
+    .returning([sql<number>`(day - DATE '2000-01-01')`.as('since2000'), 'scope', 'subject', 'used'])
+    .execute();
+  return rows.map((r) => ({
+    day: new Date(Date.UTC(2000, 0, 1) + Number(r.since2000) * 86_400_000).toISOString().slice(0, 10),
+    scope: r.scope,
+    subject: r.subject,
+    used: String(r.used),
+  }));
 }
 
 /** Adds to each cap counter of the budget its amount. */
@@ -101,11 +114,13 @@ export async function addCapUsage(
   budgetId: string,
   changed: ReadonlyArray<{ day: string; scope: string; subject: string; amount: bigint }>,
 ): Promise<void> {
+  // The days arrive as date[] and are compared without a cast: Citus refuses a STABLE function
+  // (text::date) over a column in an UPDATE (docs/scaling.md "On Citus").
   await sql`
         UPDATE cap_usage u SET used = u.used + v.amount
-        FROM unnest(${changed.map((k) => k.day)}::text[], ${changed.map((k) => k.scope)}::text[], ${changed.map((k) => k.subject)}::text[],
+        FROM unnest(${changed.map((k) => k.day)}::date[], ${changed.map((k) => k.scope)}::text[], ${changed.map((k) => k.subject)}::text[],
                     ${changed.map((k) => k.amount.toString())}::numeric[]) AS v(day, scope, subject, amount)
-        WHERE u.budget_id = ${budgetId} AND u.day = v.day::date AND u.scope = v.scope AND u.subject = v.subject`.execute(
+        WHERE u.budget_id = ${budgetId} AND u.day = v.day AND u.scope = v.scope AND u.subject = v.subject`.execute(
     trx,
   );
 }
@@ -179,7 +194,19 @@ export function grantRows(
  */
 export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown>) {
   return sql`
-    input AS (${rows}), claim AS (
+    input AS (${rows}),
+    -- One reward per person: the inputs whose account already has this reward for this period
+    -- through another partnerUid it was linked through before (docs/rewards.md). The same partner:
+    -- a mission, a group and a promotion's streak belong to one partner, and a draw's prize claim
+    -- names its ticket. A join, not a sub-query correlated with the inputs: claims are distributed
+    -- on partner_id on Citus, which joins them only on it (docs/scaling.md "On Citus").
+    seen AS (
+      SELECT DISTINCT i.n FROM input i
+      JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
+      JOIN claims o ON o.partner_id = m.partner_id AND o.account_id = m.account_id AND o.source = i.source
+                   AND o.source_id = i.source_id AND o.period_key = i.period_key AND o.status <> 'REJECTED'
+                   AND o.partner_uid <> i.partner_uid
+    ), claim AS (
       INSERT INTO claims (id, budget_id, asset_id, partner_id, partner_uid, account_id, promotion_id, source, source_id,
                           period_key, amount, status, reason, next_attempt_at, created_at, updated_at, completed_before_link, trace_context)
       SELECT i.id, i.budget_id, i.asset_id, i.partner_id, i.partner_uid, m.account_id, i.promotion_id, i.source, i.source_id,
@@ -190,14 +217,8 @@ export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown
       -- (docs/scaling.md "On Citus").
       FROM (SELECT * FROM input WHERE ${onlyIf} OFFSET 0) i
       LEFT JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
-      -- One reward per person: the account already has this reward for this period through
-      -- another partnerUid it was linked through before (docs/rewards.md).
-      CROSS JOIN LATERAL (SELECT coalesce(i.refused, CASE WHEN m.account_id IS NOT NULL AND EXISTS (
-                            SELECT 1 FROM claims o
-                            WHERE o.account_id = m.account_id AND o.source = i.source AND o.source_id = i.source_id
-                              AND o.period_key = i.period_key AND o.status <> 'REJECTED'
-                              AND (o.partner_id <> i.partner_id OR o.partner_uid <> i.partner_uid))
-                          THEN 'ALREADY_REWARDED' END) AS refused) r
+      LEFT JOIN seen ON seen.n = i.n
+      CROSS JOIN LATERAL (SELECT coalesce(i.refused, CASE WHEN seen.n IS NOT NULL THEN 'ALREADY_REWARDED' END) AS refused) r
       CROSS JOIN LATERAL (SELECT CASE WHEN r.refused IS NOT NULL THEN 'REJECTED'
                                       WHEN m.account_id IS NOT NULL THEN 'REQUESTED' ELSE 'RESERVED' END AS status) s
       ORDER BY i.n

@@ -175,24 +175,50 @@ export async function insertTickets(trx: Transaction<DB>, tickets: readonly Tick
 
 // --- Expiry ---
 
-/** Locks (SKIP LOCKED) up to 500 RESERVED claims created before `cutoff`, with their budget's stripes. */
-export function lockExpiredReservations(trx: Transaction<DB>, cutoff: Date) {
-  return trx
-    .selectFrom('claims as c')
-    .innerJoin('budgets as b', 'b.id', 'c.budget_id')
-    .select(['c.id', 'c.amount', 'c.budget_id', 'c.partner_id', 'c.partner_uid', 'b.stripes'])
-    .where('c.status', '=', 'RESERVED')
-    .where('c.created_at', '<', cutoff)
-    .limit(500)
-    .forUpdate('c')
-    .skipLocked()
-    .execute();
+/**
+ * Locks (SKIP LOCKED) up to 500 RESERVED claims created before `cutoff`, with their budget's
+ * stripes, partner by partner (on Citus claims are distributed on partner_id and a row lock must
+ * name one shard, docs/scaling.md "On Citus"; the partners are read first, without a lock).
+ */
+export async function lockExpiredReservations(trx: Transaction<DB>, cutoff: Date) {
+  const limit = 500;
+  const partners = await sql<{ partner_id: string }>`
+    SELECT DISTINCT partner_id FROM (
+      SELECT partner_id FROM claims WHERE status = 'RESERVED' AND created_at < ${cutoff} LIMIT ${limit}) d
+    ORDER BY partner_id`.execute(trx);
+  const locked = [];
+  for (const { partner_id: partnerId } of partners.rows) {
+    if (locked.length >= limit) break;
+    locked.push(
+      ...(await trx
+        .selectFrom('claims as c')
+        .innerJoin('budgets as b', 'b.id', 'c.budget_id')
+        .select(['c.id', 'c.amount', 'c.budget_id', 'c.partner_id', 'c.partner_uid', 'b.stripes'])
+        .where('c.partner_id', '=', partnerId)
+        .where('c.status', '=', 'RESERVED')
+        .where('c.created_at', '<', cutoff)
+        .limit(limit - locked.length)
+        .forUpdate('c')
+        .skipLocked()
+        .execute()),
+    );
+  }
+  return locked;
 }
 
 // --- Operator use cases ---
 
-/** The claim with its budget's stripes, locked FOR UPDATE, if it exists. */
-export function lockClaimWithStripes(trx: Transaction<DB>, claimId: string) {
+/**
+ * The claim with its budget's stripes, locked FOR UPDATE, if it exists. Its partner is read first
+ * (without a lock): on Citus the lock must name the claim's shard.
+ */
+export async function lockClaimWithStripes(trx: Transaction<DB>, claimId: string) {
+  const found = await trx
+    .selectFrom('claims')
+    .select('partner_id')
+    .where('id', '=', claimId)
+    .executeTakeFirst();
+  if (!found) return undefined;
   return trx
     .selectFrom('claims as c')
     .innerJoin('budgets as b', 'b.id', 'c.budget_id')
@@ -207,7 +233,8 @@ export function lockClaimWithStripes(trx: Transaction<DB>, claimId: string) {
       'b.stripes',
     ])
     .where('c.id', '=', claimId)
-    .forUpdate()
+    .where('c.partner_id', '=', found.partner_id)
+    .forUpdate('c')
     .executeTakeFirst();
 }
 

@@ -381,7 +381,7 @@ export interface BudgetCapsTable {
 export interface CapUsageTable {
   budget_id: string;
   day: string;
-  scope: 'ACCOUNT' | 'PARTNER';
+  scope: 'ACCOUNT' | 'PARTNER' | 'ADDRESS';
   subject: string;
   used: Numeric;
 }

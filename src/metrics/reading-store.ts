@@ -26,14 +26,15 @@ export async function readingRows(db: Kysely<DB>, now: Date, timeoutMs: number) 
       SELECT b.id, a.symbol AS asset,
              (b.total / 10 ^ coalesce(a.decimals, 0))::float8 AS total,
              (coalesce(s.remaining, 0) / 10 ^ coalesce(a.decimals, 0))::float8 AS remaining,
-             (coalesce((SELECT sum(c.amount) FROM claims c
-                         WHERE c.budget_id = b.id AND c.status IN (${sql.join(OWED_CLAIM_STATUSES.map((s) => sql.lit(s)))})), 0)
-                / 10 ^ coalesce(a.decimals, 0))::float8 AS owed
+             (coalesce(c.owed, 0) / 10 ^ coalesce(a.decimals, 0))::float8 AS owed
         FROM budgets b JOIN reward_assets a ON a.id = b.asset_id
-        -- The pool's and the partners' stripes summed in a join (on Citus the stripes are
-        -- distributed: no correlated sub-query over them, docs/scaling.md "On Citus").
+        -- The stripes' and the claims' sums in joins (on Citus both are distributed: no sub-query
+        -- correlated with budgets over them, docs/scaling.md "On Citus").
         LEFT JOIN (SELECT budget_id, sum(remaining) AS remaining FROM budget_stripes GROUP BY budget_id) s
           ON s.budget_id = b.id
+        LEFT JOIN (SELECT budget_id, sum(amount) AS owed FROM claims
+                    WHERE status IN (${sql.join(OWED_CLAIM_STATUSES.map((s) => sql.lit(s)))}) GROUP BY budget_id) c
+          ON c.budget_id = b.id
        ORDER BY b.created_at DESC
        LIMIT ${MAX_BUDGETS_REPORTED}`.execute(trx);
     const queue = await sql<{ n: number; oldest: Date | null }>`

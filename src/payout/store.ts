@@ -68,33 +68,46 @@ export function failedClaimDueForRetry(now: Date): RawBuilder<boolean> {
 }
 
 /**
- * Locks up to `limit` due REQUESTED claims (SKIP LOCKED), oldest due first; claims of an asset on
- * a chain are paid by the chain outbox, not here.
+ * Locks up to `limit` due REQUESTED claims (SKIP LOCKED), partner by partner (the partners whose
+ * oldest due claim is oldest first, then each partner's oldest due first); claims of an asset on a
+ * chain are paid by the chain outbox, not here. Partner by partner: on Citus claims are distributed
+ * on partner_id, and a row lock must name one shard (docs/scaling.md "On Citus"); the partners'
+ * list is read without a lock, so a claim another worker holds is skipped by the locked statement.
  */
-export function lockDueRequestedClaims(trx: Transaction<DB>, now: Date, limit: number) {
-  return (
-    trx
-      .selectFrom('claims')
-      .select([
-        'id',
-        'partner_id',
-        'budget_id',
-        'asset_id',
-        'account_id',
-        'amount',
-        'attempts',
-        'trace_context',
-      ])
-      .where('status', '=', 'REQUESTED')
-      .where('next_attempt_at', '<=', now)
-      // [chain payout] claims of an asset on a chain are paid by the chain outbox (options.chain), not here.
-      .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM chain_assets ca WHERE ca.asset_id = claims.asset_id)`)
-      .orderBy('next_attempt_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute()
-  );
+export async function lockDueRequestedClaims(trx: Transaction<DB>, now: Date, limit: number) {
+  // [chain payout] claims of an asset on a chain are paid by the chain outbox (options.chain), not here.
+  const due = sql<boolean>`status = 'REQUESTED' AND next_attempt_at <= ${now}
+    AND NOT EXISTS (SELECT 1 FROM chain_assets ca WHERE ca.asset_id = claims.asset_id)`;
+  // The partners of the `limit` oldest due claims (an index range, however long the backlog).
+  const partners = await sql<{ partner_id: string }>`
+    SELECT partner_id FROM (SELECT partner_id, next_attempt_at FROM claims WHERE ${due} ORDER BY next_attempt_at LIMIT ${limit}) d
+    GROUP BY partner_id ORDER BY min(next_attempt_at), partner_id`.execute(trx);
+  const locked = [];
+  for (const { partner_id: partnerId } of partners.rows) {
+    if (locked.length >= limit) break;
+    locked.push(
+      ...(await trx
+        .selectFrom('claims')
+        .select([
+          'id',
+          'partner_id',
+          'budget_id',
+          'asset_id',
+          'account_id',
+          'amount',
+          'attempts',
+          'trace_context',
+        ])
+        .where('partner_id', '=', partnerId)
+        .where(due)
+        .orderBy('next_attempt_at')
+        .limit(limit - locked.length)
+        .forUpdate()
+        .skipLocked()
+        .execute()),
+    );
+  }
+  return locked;
 }
 
 /** The partners with a user linked since `since`, in order. */

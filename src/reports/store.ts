@@ -43,7 +43,10 @@ export async function claimsGrantedPerDay(
 export async function payoutsPerDay(db: Kysely<DB>, from: Date, to: Date, partnerId: string | undefined) {
   let query = db
     .selectFrom('claim_events as e')
-    .innerJoin('claims as c', 'c.id', 'e.claim_id')
+    .innerJoin('claims as c', (join) =>
+      // On the partner too: on Citus both are distributed on partner_id, joined only on it.
+      join.onRef('c.id', '=', 'e.claim_id').onRef('c.partner_id', '=', 'e.partner_id'),
+    )
     .innerJoin('reward_assets as a', 'a.id', 'c.asset_id')
     .select([
       utcDay('e.at').as('day'),
@@ -64,7 +67,10 @@ export async function payoutsPerDay(db: Kysely<DB>, from: Date, to: Date, partne
 export async function budgetMovementsPerDay(db: Kysely<DB>, budgetId: string) {
   return db
     .selectFrom('claim_events as e')
-    .innerJoin('claims as c', 'c.id', 'e.claim_id')
+    .innerJoin('claims as c', (join) =>
+      // On the partner too: on Citus both are distributed on partner_id, joined only on it.
+      join.onRef('c.id', '=', 'e.claim_id').onRef('c.partner_id', '=', 'e.partner_id'),
+    )
     .select([
       utcDay('e.at').as('day'),
       sql<string>`coalesce(sum(c.amount) filter (where e.from_status is null and e.to_status = 'RESERVED'), 0)::text`.as(

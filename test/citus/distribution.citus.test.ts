@@ -28,6 +28,8 @@ const PARTNER_TABLES = [
   'ledger_entries',
   // A budget's stripes (0041): a partner's, and the pool's under partner_id ''.
   'budget_stripes',
+  // Claims (0042): a completion's claim, its history and its take on one shard.
+  'claims',
 ];
 const SHARED_TABLES = ['partners', 'reward_assets', 'chain_networks', 'admin_credentials', 'budgets'];
 
@@ -150,7 +152,7 @@ describeUnless(
     expect(mission.rows[0]?.n).toBe(1);
   });
 
-  it('keeps a paid claim’s history, ledger rows and budget stripe on the worker of its partner’s shard (0040, 0041)', async () => {
+  it('keeps a paid claim, its history, ledger rows and budget stripe on the worker of its partner’s shard (0040-0042)', async () => {
     const assetId = (
       await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'CT', name: 'Citus', decimals: 0 })
     ).json().id;
@@ -175,7 +177,13 @@ describeUnless(
     // Each table's shard of the partner, the worker it is placed on, and the partner's rows there:
     // the history (created, requested, paid), the transfer and its two entries, and the stripe
     // the completion took from (the partner's first completion refilled it from the pool).
-    const expected = { claim_events: 3, ledger_transfers: 1, ledger_entries: 2, budget_stripes: 1 };
+    const expected = {
+      claims: 1,
+      claim_events: 3,
+      ledger_transfers: 1,
+      ledger_entries: 2,
+      budget_stripes: 1,
+    };
     const database = new URL(ctx.databaseUrl as string).pathname.slice(1);
     for (const [table, count] of Object.entries(expected)) {
       const { rows } = await sql<{ shard: string; host: string; port: number }>`
@@ -217,6 +225,9 @@ describeUnless(
       sql`EXPLAIN SELECT * FROM claim_events WHERE partner_id = ${setup.partnerId} AND claim_id = 'clm_x' ORDER BY id`,
       sql`EXPLAIN SELECT e.amount FROM ledger_transfers t JOIN ledger_entries e ON e.transfer_id = t.id AND e.partner_id = t.partner_id
           WHERE t.partner_id = ${setup.partnerId} AND t.claim_id = 'clm_x'`,
+      // A user's claim of a mission for a period (0042, the unique key a grant's insert meets).
+      sql`EXPLAIN SELECT id FROM claims WHERE partner_id = ${setup.partnerId} AND partner_uid = 'u-1'
+          AND source = 'MISSION' AND source_id = ${setup.missionId} AND period_key = 'ONCE'`,
       // A completion's take from its partner's stripes of a budget (0041, src/budgets/reservation-store.ts).
       sql`EXPLAIN SELECT stripe, remaining FROM budget_stripes
           WHERE budget_id = 'bud_x' AND partner_id = ${setup.partnerId} AND remaining >= 1
