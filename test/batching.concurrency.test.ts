@@ -10,7 +10,7 @@ import { createAchiever } from '../src/progress/service.ts';
 import { findMissionForAchieve } from '../src/progress/store.ts';
 import { linkedAmong } from '../src/linking/store.ts';
 import { createBudget } from '../src/budgets/service.ts';
-import { reserveMany } from '../src/budgets/reservations.ts';
+import { POOL, reserveMany } from '../src/budgets/reservations.ts';
 import { grantClaims } from '../src/claims/grants.ts';
 import type { Grant } from '../src/claims/grants.ts';
 import { linkUsers } from './link-users.ts';
@@ -171,7 +171,7 @@ describe('batched reservation', () => {
         trx,
         b.id,
         4,
-        Array.from({ length: 4 }, (_, i) => ({ amount: 3n, partnerId: 'p1', key: `k${i}` })),
+        Array.from({ length: 4 }, (_, i) => ({ amount: 3n, owner: POOL, key: `k${i}` })),
       ),
     );
     expect(covered).toEqual([true, true, true, false]);
@@ -181,8 +181,8 @@ describe('batched reservation', () => {
   it('takes many whole amounts from one stripe in one go, and mixes amounts in one batch', async () => {
     const b = await budget('1000', 4);
     const requests = [
-      ...Array.from({ length: 30 }, (_, i) => ({ amount: 5n, partnerId: 'p1', key: `five-${i}` })),
-      ...Array.from({ length: 10 }, (_, i) => ({ amount: 7n, partnerId: 'p1', key: `seven-${i}` })),
+      ...Array.from({ length: 30 }, (_, i) => ({ amount: 5n, owner: 'p1', key: `five-${i}` })),
+      ...Array.from({ length: 10 }, (_, i) => ({ amount: 7n, owner: 'p1', key: `seven-${i}` })),
     ];
     const covered = await ctx.database.db.transaction().execute((trx) => reserveMany(trx, b.id, 4, requests));
     expect(covered.every(Boolean)).toBe(true);
@@ -201,38 +201,48 @@ describe('batched reservation', () => {
       ).map((r) => [r.partner_id, BigInt(r.left)]),
     );
 
-  it("takes a partner's amounts from its own stripes, refilled from the pool by an eighth of a pool stripe, at least what is needed", async () => {
-    // 1,600 over 2 pool stripes of 800: the first reservation of ten 1s finds no stripe of the
-    // partner's, so a refill moves max(10, 800 / 8) = 100 from a pool stripe to the partner.
-    const b = await budget('1600', 2);
+  it("takes a partner's amounts from its own stripes, refilled from the pool by half a pool stripe", async () => {
+    // 1,600 in one pool stripe: the first reservation of ten 1s finds no stripe of the partner's,
+    // so a refill moves half of the pool stripe (800) to the partner.
+    const b = await budget('1600', 1);
     const ten = (partnerId: string) =>
-      Array.from({ length: 10 }, (_, i) => ({ amount: 1n, partnerId, key: `${partnerId}-${i}` }));
+      Array.from({ length: 10 }, (_, i) => ({ amount: 1n, owner: partnerId, key: `${partnerId}-${i}` }));
     const reserve = (partnerId: string) =>
-      ctx.database.db.transaction().execute((trx) => reserveMany(trx, b.id, 2, ten(partnerId)));
+      ctx.database.db.transaction().execute((trx) => reserveMany(trx, b.id, 1, ten(partnerId)));
     expect(await reserve('pa')).toEqual(ten('pa').map(() => true));
-    expect(await owners(b.id)).toEqual({ '': 1500n, pa: 90n });
+    expect(await owners(b.id)).toEqual({ '': 800n, pa: 790n });
     // The partner's stripes hold enough: nothing moves from the pool.
     await reserve('pa');
-    expect(await owners(b.id)).toEqual({ '': 1500n, pa: 80n });
+    expect(await owners(b.id)).toEqual({ '': 800n, pa: 780n });
     // Another partner's reservation refills its own stripes, not the first partner's.
     await reserve('pb');
-    expect(await owners(b.id)).toEqual({ '': 1400n, pa: 80n, pb: 90n });
+    expect(await owners(b.id)).toEqual({ '': 400n, pa: 780n, pb: 390n });
+  });
+
+  it('moves all of a pool stripe that holds less than four times what is needed', async () => {
+    const b = await budget('30', 1);
+    const covered = await ctx.database.db
+      .transaction()
+      .execute((trx) => reserveMany(trx, b.id, 1, [{ amount: 8n, owner: 'pa', key: 'a' }]));
+    expect(covered).toEqual([true]);
+    expect(await owners(b.id)).toEqual({ '': 0n, pa: 22n });
   });
 
   it("covers the budget's last units from the pool and other partners' stripes, and refuses only what is not there", async () => {
     const b = await budget('1600', 2);
     await ctx.database.db
       .transaction()
-      .execute((trx) => reserveMany(trx, b.id, 2, [{ amount: 1n, partnerId: 'pa', key: 'a' }]));
-    // 'pa' holds 99 after its refill, the pool 1,500: 'pb' asks for 1,600 in 16 amounts of 100.
-    // No pool stripe holds it all (750 each), so the last units are gathered from every stripe:
-    // 15 of the 16 are covered, from the pool (1,500), then from 'pa' (99 is not 100: refused).
+      .execute((trx) => reserveMany(trx, b.id, 2, [{ amount: 1n, owner: 'pa', key: 'a' }]));
+    // 'pa' holds 399 after its refill (half of a pool stripe of 800), the pool 1,200: 'pb' asks for
+    // 1,600 in 16 amounts of 100. No pool stripe holds it all, so the last units are gathered from
+    // every stripe: 15 of the 16 are covered, from the pool (1,200), then from 'pa' (300; its last
+    // 99 is not 100: refused).
     const covered = await ctx.database.db.transaction().execute((trx) =>
       reserveMany(
         trx,
         b.id,
         2,
-        Array.from({ length: 16 }, (_, i) => ({ amount: 100n, partnerId: 'pb', key: `b${i}` })),
+        Array.from({ length: 16 }, (_, i) => ({ amount: 100n, owner: 'pb', key: `b${i}` })),
       ),
     );
     expect(covered.filter(Boolean)).toHaveLength(15);
@@ -240,7 +250,7 @@ describe('batched reservation', () => {
     // 'pb' asks for 99: its stripes and the pool are empty, 'pa' has 99, and it is gathered.
     const last = await ctx.database.db
       .transaction()
-      .execute((trx) => reserveMany(trx, b.id, 2, [{ amount: 99n, partnerId: 'pb', key: 'z' }]));
+      .execute((trx) => reserveMany(trx, b.id, 2, [{ amount: 99n, owner: 'pb', key: 'z' }]));
     expect(last).toEqual([true]);
     expect(Object.values(await owners(b.id)).reduce((a, s) => a + s, 0n)).toBe(0n);
   });
@@ -252,7 +262,7 @@ describe('batched reservation', () => {
     const batches = Array.from({ length: 24 }, (_, batch) =>
       Array.from({ length: 12 }, (_, i) => ({
         amount: amounts[(batch * 7 + i * 3) % amounts.length] as bigint,
-        partnerId: `p${(batch + i) % 3}`,
+        owner: ['', 'p1', 'p2'][(batch + i) % 3] as string,
         key: `b${batch}-${i}`,
       })),
     );

@@ -17,7 +17,7 @@ import { completionsInOneStatement } from '../src/claims/fixed-completions.ts';
 import { loadCompletionContext } from '../src/claims/completion.ts';
 import type { CompletionReport } from '../src/progress/service.ts';
 import { linkUsers } from './link-users.ts';
-import { releaseMany, reserveMany } from '../src/budgets/reservations.ts';
+import { POOL, releaseMany, reserveMany, stripeOwner } from '../src/budgets/reservations.ts';
 
 let ctx: TestContext;
 let assetId: string;
@@ -62,15 +62,17 @@ const stripes = async (budgetId: string) =>
       .execute()
   ).map((r) => BigInt(r.remaining));
 /**
- * Moves `amount` of the budget's pool to the partner's stripes the way a completion's refill does
- * (reserved, then given back to the partner's stripe), so that one statement can take from them.
+ * On Citus, moves `amount` of the budget's pool to the partner's stripes the way a completion's
+ * refill does (reserved, then given back to the partner's stripe), so that one statement can take
+ * from them. Elsewhere completions take from the pool's stripes, and this changes nothing.
  */
 const refill = (setup: MissionSetup & { budgetId: string }, stripes: number, amount: bigint) =>
   db()
     .transaction()
     .execute(async (trx) => {
       const r = { budgetId: setup.budgetId, stripes, partnerId: setup.partnerId, key: 'refill', amount };
-      expect(await reserveMany(trx, setup.budgetId, stripes, [r])).toEqual([true]);
+      const request = { amount, owner: stripeOwner(setup.partnerId), key: 'refill' };
+      expect(await reserveMany(trx, setup.budgetId, stripes, [request])).toEqual([true]);
       await releaseMany(trx, [r]);
     });
 const claims = (budgetId: string) =>
@@ -86,9 +88,10 @@ describe('completions of a FIXED reward in one statement', () => {
     const setup = await rewarded('one-go', '400', '5');
     await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: 'og-linked' } });
     await createAccount(ctx, { link: { partnerId: setup.partnerId, partnerUid: 'og-linked-2' } });
-    // The partner has no stripes of the budget yet: the statement writes nothing (the transaction
-    // refills the partner's stripes from the budget's pool).
-    expect(await inOneStatement(db(), [report(setup, 'og-none')])).toBeUndefined();
+    // On Citus the partner has no stripes of the budget yet: the statement writes nothing (the
+    // transaction refills the partner's stripes from the budget's pool).
+    if (stripeOwner(setup.partnerId) !== POOL)
+      expect(await inOneStatement(db(), [report(setup, 'og-none')])).toBeUndefined();
     await refill(setup, 4, 100n);
     // og-done completed before: its record stays completed and it is paid nothing more.
     expect((await inOneStatement(db(), [report(setup, 'og-done')]))?.map((r) => r.newlyCompleted)).toEqual([
@@ -224,7 +227,7 @@ describe('a crowd completing a FIXED-reward mission over HTTP', () => {
     expect(all.filter((c) => c.status === 'REJECTED')).toHaveLength(60);
     // Nothing left, in the pool's stripes nor in the partner's (refilled from the pool).
     const left = await stripes(setup.budgetId);
-    expect(left.length).toBeGreaterThan(16);
+    expect(left.length).toBeGreaterThanOrEqual(16);
     expect(left.every((s) => s === 0n)).toBe(true);
   });
 });

@@ -19,6 +19,7 @@ import { SESSION_COOKIE } from '../src/http/session.ts';
 import { startSession } from '../src/sessions/service.ts';
 import type { PayoutProgress } from '../src/metrics/payout-progress.ts';
 import { dropCitusDatabase, prepareCitusDatabase } from './citus/database.ts';
+import { useStripesPerPartner } from '../src/db/citus.ts';
 
 export const ADMIN_TOKEN = 'test-owner-token-0123456789';
 
@@ -58,6 +59,8 @@ export async function createTestDatabase(): Promise<{
   target.pathname = `/${name}`;
   const database = openPostgres(target.toString(), 20);
   await migrate(database);
+  // As src/db/open.ts does for the service's processes: on Citus a partner's stripes.
+  useStripesPerPartner(citus);
   return {
     database,
     url: target.toString(),

@@ -92,7 +92,9 @@ export function takeFromOneFreeStripe(
 
 /**
  * A refill's first half: from a pool stripe nobody holds (SKIP LOCKED: never waits) with at least
- * `needed` left, nearest the home stripe, takes an eighth of what it holds, at least `needed`.
+ * `needed` left, nearest the home stripe, takes half of what it holds, or all of it when that is
+ * less than four times `needed` (so that a refill leaves no crumbs that only a refill per batch
+ * could use).
  * Answers the amount taken (0: no free pool stripe had `needed`); the caller adds it to a
  * partner's stripe in the same transaction (addToStripes).
  */
@@ -104,12 +106,13 @@ export async function takeFromPool(
   needed: bigint,
 ): Promise<bigint> {
   const n = needed.toString();
+  const moved = sql`CASE WHEN pick.remaining < 4 * ${n}::numeric THEN pick.remaining ELSE div(pick.remaining, 2) END`;
   const query = sql<{ moved: string }>`
     WITH ${freeStripePick(budgetId, POOL, stripes, home, needed)}
-    UPDATE budget_stripes s SET remaining = s.remaining - greatest(${n}::numeric, div(pick.remaining, 8))
+    UPDATE budget_stripes s SET remaining = s.remaining - ${moved}
     FROM pick
     WHERE s.budget_id = ${budgetId} AND s.partner_id = ${POOL} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
-    RETURNING greatest(${n}::numeric, div(pick.remaining, 8))::text AS moved`;
+    RETURNING (${moved})::text AS moved`;
   const result = await trx.executeQuery(prepared('budget_take_from_pool', query.compile(trx)));
   return BigInt(result.rows[0]?.moved ?? 0);
 }

@@ -1,16 +1,18 @@
 // The reservation engine: takes amounts from a budget's stripes inside the caller's transaction,
 // with `remaining >= amount` as the guard of every take, so no interleaving can overspend.
 //
-// A budget's stripes belong to a partner or to the budget's pool (migration 0041). A partner's
-// completions take from its own stripes; when those are short, a refill moves an allotment from the
-// pool to them; when the pool is short too, the budget's last units are shared out from all its
-// stripes. On Citus a partner's stripes live on the partner's shard, so a completion's take is
-// one shard's write; only refills and the last units cross shards (docs/scaling.md "Money on Citus").
+// A budget's stripes belong to an owner: the budget's pool, or a partner (migration 0041). On Citus
+// a partner's completions take from the partner's own stripes, which live on the partner's shard
+// (so a completion's take is one shard's write); when those are short, a refill moves an allotment
+// from the pool to them; when the pool is short too, the budget's last units are shared out from
+// all its stripes. On PostgreSQL and PGlite every completion takes from the pool's stripes, which
+// serve a single crowd fastest there (stripeOwner; docs/scaling.md "Money on Citus").
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { homeStripe } from '../domain/stripes.ts';
 import { groupBy } from '../domain/group-by.ts';
 import { inStripeOrder, sortedBy } from '../domain/lock-order.ts';
+import { stripesPerPartner } from '../db/citus.ts';
 import {
   POOL,
   addToStripes,
@@ -26,10 +28,20 @@ import {
 // The CTE fragments a caller composes into its own statement (claims' grants and fixed completions).
 export { freeStripePick, takeFromOneFreeStripe } from './reservation-store.ts';
 
-/** One amount to reserve for a partner's user; `key` (the user) picks the stripe the search starts at. */
+export { POOL } from './reservation-store.ts';
+
+/** Whose stripes a partner's completions take from: its own on Citus, else the budget's pool. */
+export function stripeOwner(partnerId: string): string {
+  return stripesPerPartner() ? partnerId : POOL;
+}
+
+/**
+ * One amount to reserve from the stripes of `owner` (stripeOwner of the claim's partner); `key`
+ * (the user) picks the stripe the search starts at.
+ */
 export interface ReservationRequest {
   amount: bigint;
-  partnerId: string;
+  owner: string;
   key: string;
 }
 
@@ -43,8 +55,8 @@ export interface ReservationRequest {
  *     until covered;
  *  2. if that leaves some uncovered, roll back to the savepoint before step 1 (letting go of every
  *     stripe of this budget it took), and refill, partner by partner in id order: from a pool
- *     stripe nobody holds (SKIP LOCKED) with room for all the partner's requests, move an eighth of
- *     it (at least what they need) to the partner's home stripe (waiting for that stripe in the one
+ *     stripe nobody holds (SKIP LOCKED) with room for all the partner's requests, move half of it
+ *     (all of it when that is less than four times what they need) to the partner's home stripe (waiting for that stripe in the one
  *     order). Step 1 again then covers every request: each partner's home stripe, held by this
  *     transaction, holds what its requests need;
  *  3. if a refill finds no such pool stripe (the budget's last units), roll back to the savepoint
@@ -61,14 +73,19 @@ export async function reserveMany(
 ): Promise<boolean[]> {
   if (requests.length === 0) return [];
   const partners = sortedBy(
-    [...groupBy(requests.keys(), (i) => (requests[i] as ReservationRequest).partnerId)],
-    ([partnerId]) => partnerId,
+    [...groupBy(requests.keys(), (i) => (requests[i] as ReservationRequest).owner)],
+    ([owner]) => owner,
   );
   await savepointReserveMany(trx);
   const first = await takeFromPartnersStripes(trx, budgetId, stripes, requests, partners);
   if (first) return first;
   await rollbackToReserveMany(trx);
   for (const [partnerId, indices] of partners) {
+    // The pool's own requests have no pool to be refilled from: the last units, at once.
+    if (partnerId === POOL) {
+      await rollbackToReserveMany(trx);
+      return gatherFromAllStripes(trx, budgetId, requests);
+    }
     const needed = indices.reduce((sum, i) => sum + (requests[i] as ReservationRequest).amount, 0n);
     const home = homeStripe((requests[indices[0] as number] as ReservationRequest).key, stripes);
     const moved = await takeFromPool(trx, budgetId, stripes, home, needed);
@@ -132,9 +149,7 @@ async function gatherFromAllStripes(
   const covered = requests.map((request) => {
     if (request.amount > total) return false;
     total -= request.amount;
-    const candidates = [...left].sort(
-      (a, b) => rank(a.owner, request.partnerId) - rank(b.owner, request.partnerId),
-    );
+    const candidates = [...left].sort((a, b) => rank(a.owner, request.owner) - rank(b.owner, request.owner));
     // One stripe with room if there is one (fewer rows to write), else gather from several.
     const whole = candidates.find((s) => s.remaining >= request.amount);
     let missing = request.amount;
@@ -158,7 +173,7 @@ async function gatherFromAllStripes(
   return covered;
 }
 
-/** One reservation given back: to its partner's home stripe of the budget. */
+/** One reservation given back: to the home stripe of its partner's owner (stripeOwner) of the budget. */
 export interface Release {
   budgetId: string;
   stripes: number;
@@ -177,8 +192,9 @@ export async function releaseMany(trx: Transaction<DB>, releases: readonly Relea
   const sums = new Map<string, { budgetId: string; partnerId: string; stripe: number; amount: bigint }>();
   for (const r of releases) {
     const stripe = homeStripe(r.key, r.stripes);
-    const at = `${r.budgetId}\u0000${r.partnerId}\u0000${stripe}`;
-    const sum = sums.get(at) ?? { budgetId: r.budgetId, partnerId: r.partnerId, stripe, amount: 0n };
+    const owner = stripeOwner(r.partnerId);
+    const at = `${r.budgetId}\u0000${owner}\u0000${stripe}`;
+    const sum = sums.get(at) ?? { budgetId: r.budgetId, partnerId: owner, stripe, amount: 0n };
     sum.amount += r.amount;
     sums.set(at, sum);
   }

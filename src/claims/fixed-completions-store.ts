@@ -10,7 +10,7 @@ import { newId } from '../domain/ids.ts';
 import type { CompletionReport } from '../progress/service.ts';
 import { progressUpsertQuery, takenKeyCondition } from '../progress/service.ts';
 import { answeredClaimsInsert } from '../idempotency/claim-in-statement.ts';
-import { freeStripePick } from '../budgets/reservations.ts';
+import { freeStripePick, stripeOwner } from '../budgets/reservations.ts';
 import { claimsCtes } from './grant-store.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { missionCompletedEvents } from '../webhooks/store/events.ts';
@@ -41,8 +41,8 @@ export async function writeFixedCompletions(
   },
 ) {
   const { reports, rule, amount, home, keyed, claims, written, replaceTarget } = batch;
-  // One partner's reports (completionsInOneStatement sees to it): the take is from its stripes.
-  const partnerId = (reports[0] as CompletionReport).partnerId;
+  // Reports of one owner of stripes (completionsInOneStatement sees to it): the take is from its stripes.
+  const partnerId = stripeOwner((reports[0] as CompletionReport).partnerId);
   const column = <T>(pick: (r: CompletionReport) => T) => reports.map(pick);
   // Only linked users hold budget: a completion by a user who has not linked is a deferred reward
   // (granted when they link). Both read the mappings in this statement's one snapshot. A join on

@@ -11,6 +11,7 @@ import { claimsOfBatch, takenClaims } from '../idempotency/claim-in-statement.ts
 import { homeStripe } from '../domain/stripes.ts';
 import type { CompletionContextOf } from './completion.ts';
 import { writeFixedCompletions } from './fixed-completions-store.ts';
+import { stripeOwner } from '../budgets/reservations.ts';
 
 /** The rule a completion pays when it is one FIXED amount and nothing else; null: pays nothing; undefined: neither. */
 function fixedRewardOnly(c: Awaited<ReturnType<CompletionContextOf>>) {
@@ -45,9 +46,10 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
     const rule = rules[0];
     if (!rule || !rules.every((r) => r && r.budget_id === rule.budget_id && r.amount === rule.amount))
       return undefined;
-    // The take is from one partner's stripes: a batch of several partners' reports goes through
-    // the transaction (grantClaims takes from each partner's stripes).
-    if (!reports.every((r) => r.partnerId === (reports[0] as CompletionReport).partnerId)) return undefined;
+    // The take is from one owner's stripes: on Citus (each partner's own) a batch of several
+    // partners' reports goes through the transaction (grantClaims takes from each one's stripes).
+    const owner = stripeOwner((reports[0] as CompletionReport).partnerId);
+    if (!reports.every((r) => stripeOwner(r.partnerId) === owner)) return undefined;
     const replaceTarget = (reports[0] as CompletionReport).target !== null;
     if (!reports.every((r) => (r.target !== null) === replaceTarget)) return undefined;
 

@@ -7,7 +7,8 @@ import type { RawBuilder, Transaction } from 'kysely';
 import type { CapUsageTable, DB } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
-import { takeFromOneFreeStripe } from '../budgets/reservations.ts';
+import { stripeOwner, takeFromOneFreeStripe } from '../budgets/reservations.ts';
+import { stripesPerPartner } from '../db/citus.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { claimEvents } from '../webhooks/store/events.ts';
 
@@ -153,7 +154,7 @@ export async function claimFromOneFreeStripeRows(
 ) {
   const first = grants[0] as Grant;
   const query = sql<{ stripe: number; id: string | null; status: ClaimStatus | null }>`
-    WITH ${takeFromOneFreeStripe(first.budget.id, first.partnerId, first.budget.stripes, home, total)},
+    WITH ${takeFromOneFreeStripe(first.budget.id, stripeOwner(first.partnerId), first.budget.stripes, home, total)},
          ${claimsCtes(
            grantRows(
              grants,
@@ -192,21 +193,38 @@ export function grantRows(
  * REQUESTED when its user is linked, else RESERVED (only claims of before migration 0008); a
  * refused one is REJECTED with the reason. The CTE `claim_hooks` writes their webhook messages.
  */
-export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown>) {
-  return sql`
-    input AS (${rows}),
-    -- One reward per person: the inputs whose account already has this reward for this period
-    -- through another partnerUid it was linked through before (docs/rewards.md). The same partner:
-    -- a mission, a group and a promotion's streak belong to one partner, and a draw's prize claim
-    -- names its ticket. A join, not a sub-query correlated with the inputs: claims are distributed
-    -- on partner_id on Citus, which joins them only on it (docs/scaling.md "On Citus").
-    seen AS (
+/**
+ * The CTE `seen` (n): the inputs whose account already has this reward for this period through
+ * another partnerUid it was linked through before (one reward per person, docs/rewards.md). The same
+ * partner's claims: a mission, a group and a promotion's streak belong to one partner, and a draw's
+ * prize claim names its ticket. On Citus (claims distributed on partner_id) a join on the partner,
+ * which Citus plans; elsewhere an EXISTS per input, which PostgreSQL answers from the account's
+ * index (the join, there, was planned over all of the partner's claims: 3,342 completions/s fell
+ * to 858 in the flash crowd bench, docs/scaling.md).
+ */
+function alreadyRewardedCte(): RawBuilder<unknown> {
+  if (stripesPerPartner())
+    return sql`seen AS (
       SELECT DISTINCT i.n FROM input i
       JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
       JOIN claims o ON o.partner_id = m.partner_id AND o.account_id = m.account_id AND o.source = i.source
                    AND o.source_id = i.source_id AND o.period_key = i.period_key AND o.status <> 'REJECTED'
                    AND o.partner_uid <> i.partner_uid
-    ), claim AS (
+    )`;
+  return sql`seen AS (
+      SELECT i.n FROM input i
+      JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
+      WHERE EXISTS (SELECT 1 FROM claims o
+                    WHERE o.account_id = m.account_id AND o.source = i.source AND o.source_id = i.source_id
+                      AND o.period_key = i.period_key AND o.status <> 'REJECTED'
+                      AND (o.partner_id <> i.partner_id OR o.partner_uid <> i.partner_uid))
+    )`;
+}
+
+export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown>) {
+  return sql`
+    input AS (${rows}),
+    ${alreadyRewardedCte()}, claim AS (
       INSERT INTO claims (id, budget_id, asset_id, partner_id, partner_uid, account_id, promotion_id, source, source_id,
                           period_key, amount, status, reason, next_attempt_at, created_at, updated_at, completed_before_link, trace_context)
       SELECT i.id, i.budget_id, i.asset_id, i.partner_id, i.partner_uid, m.account_id, i.promotion_id, i.source, i.source_id,

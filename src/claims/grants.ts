@@ -7,7 +7,7 @@ import type { DB } from '../db/schema.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
 import { homeStripe } from '../domain/stripes.ts';
 import { newId } from '../domain/ids.ts';
-import { releaseMany, reserveMany } from '../budgets/reservations.ts';
+import { releaseMany, reserveMany, stripeOwner } from '../budgets/reservations.ts';
 import {
   addCapUsage,
   claimFromOneFreeStripeRows,
@@ -79,8 +79,9 @@ export async function grantClaims(
       if (indices.length === 0) continue;
     }
     const first = grants[indices[0] as number] as Grant;
+    const owner = stripeOwner(first.partnerId);
     const same = (i: number) =>
-      (grants[i] as Grant).amount === first.amount && (grants[i] as Grant).partnerId === first.partnerId;
+      (grants[i] as Grant).amount === first.amount && stripeOwner((grants[i] as Grant).partnerId) === owner;
     // The claims and the take in one statement: only for grants of one budget, and undone (to a
     // savepoint) when it took nothing. On Citus claims are a reference table, whose write locks
     // its shard (and the budgets' it points at) until the transaction ends: a transaction holding
@@ -108,7 +109,7 @@ export async function grantClaims(
       first.budget.stripes,
       indices.map((i) => ({
         amount: (grants[i] as Grant).amount,
-        partnerId: (grants[i] as Grant).partnerId,
+        owner: stripeOwner((grants[i] as Grant).partnerId),
         key: userKey(grants[i] as Grant),
       })),
     );

@@ -38,3 +38,20 @@ export async function citusLayout(db: Kysely<DB>): Promise<CitusLayout | undefin
     referenceTables: row?.reference ?? 0,
   };
 }
+
+// Whether a partner's completions take from the partner's own stripes of a budget (on Citus, where
+// they live on the partner's shard) or from the budget's pool (PostgreSQL and PGlite, where the pool's
+// stripes serve a crowd fastest: measured in docs/scaling.md "Money on Citus"). Set once per process
+// when its database is opened (src/db/open.ts, test/harness.ts); the same for every process of one
+// database, and exact either way (a process that has not set it takes from the pool).
+let perPartnerStripes = false;
+
+/** Says whether this process's database is a Citus coordinator (see stripesPerPartner). */
+export function useStripesPerPartner(on: boolean): void {
+  perPartnerStripes = on;
+}
+
+/** Whether a partner's completions take from its own stripes (true on Citus). */
+export function stripesPerPartner(): boolean {
+  return perPartnerStripes;
+}

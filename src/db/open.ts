@@ -7,6 +7,7 @@ import type { Database, DatabaseLog } from './connection.ts';
 import { classifyDbError } from './errors.ts';
 import { migrate } from './migrate.ts';
 import path from 'node:path';
+import { isCitus, useStripesPerPartner } from './citus.ts';
 
 type DatabaseConfig = Pick<
   Config,
@@ -42,7 +43,9 @@ export async function openMigratedDatabase(
   for (let attempt = 1; ; attempt++) {
     const database = await openDatabase(config, log);
     try {
-      return { database, applied: await migrate(database) };
+      const applied = await migrate(database);
+      useStripesPerPartner(database.kind === 'postgres' && (await isCitus(database.db)));
+      return { database, applied };
     } catch (error) {
       await database.close().catch(() => {});
       // Only a database that is down, starting or overloaded is worth waiting for; a wrong
