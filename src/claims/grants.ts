@@ -1,7 +1,6 @@
 // Granting claims: each (user, source, period) at most once, the amount reserved from the budget
 // (budgets/reservations.ts), operator caps counted under row locks, and the claim with its first
 // history rows written in one statement (claimsCtes). Only a linked user holds budget.
-import { sql } from 'kysely';
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
@@ -14,6 +13,8 @@ import {
   deferUnlinkedGrants,
   insertClaims,
   lockCapUsage,
+  rollbackClaimInOneStatement,
+  savepointClaimInOneStatement,
 } from './grant-store.ts';
 import type { Grant, RefusalReason } from './grant-store.ts';
 
@@ -88,7 +89,7 @@ export async function grantClaims(
     // that lock must not then wait for a stripe (a refill, the last units, the next budget), which
     // a completion holding the stripe and waiting for the claims' lock would close into a cycle.
     if (budgetIds.length === 1 && indices.every(same)) {
-      await sql`savepoint claim_in_one_statement`.execute(trx);
+      await savepointClaimInOneStatement(trx);
       const taken = await claimFromOneFreeStripe(
         trx,
         indices.map((i) => grants[i] as Grant),
@@ -101,7 +102,7 @@ export async function grantClaims(
         });
         continue;
       }
-      await sql`rollback to savepoint claim_in_one_statement`.execute(trx);
+      await rollbackClaimInOneStatement(trx);
     }
     const covered = await reserveMany(
       trx,
