@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { RawBuilder, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
+import { sortedBy } from '../domain/lock-order.ts';
 
 /** The savepoint reserveMany rolls back to when the free stripes are short. */
 export async function savepointReserveMany(trx: Transaction<DB>): Promise<void> {
@@ -45,47 +46,47 @@ export function freeStripePick(
 }
 
 /**
- * One statement: lock a stripe of the partner's nobody holds that has room for `amount`, and take up
+ * One statement: lock a stripe of the owner's nobody holds that has room for `amount`, and take up
  * to `wanted` whole amounts from it. Answers how many it took (0: no free stripe has room). The
  * stripe's value is read under the lock that the same statement then updates under; the update
  * re-checks it, so what is answered is exactly what was taken.
  */
 export async function takeFromFreeStripe(
   trx: Transaction<DB>,
-  at: { budgetId: string; partnerId: string; stripes: number; home: number },
+  at: { budgetId: string; owner: string; stripes: number; home: number },
   amount: bigint,
   wanted: number,
 ): Promise<number> {
   const a = amount.toString();
   const query = sql<{ units: string }>`
-    WITH ${freeStripePick(at.budgetId, at.partnerId, at.stripes, at.home, amount)}
+    WITH ${freeStripePick(at.budgetId, at.owner, at.stripes, at.home, amount)}
     UPDATE budget_stripes s
     SET remaining = s.remaining - least(div(pick.remaining, ${a}::numeric), ${wanted}::numeric) * ${a}::numeric
     FROM pick
-    WHERE s.budget_id = ${at.budgetId} AND s.partner_id = ${at.partnerId} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
+    WHERE s.budget_id = ${at.budgetId} AND s.partner_id = ${at.owner} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
     RETURNING least(div(pick.remaining, ${a}::numeric), ${wanted}::numeric)::text AS units`;
   const result = await trx.executeQuery(prepared('budget_take_free_stripe', query.compile(trx)));
   return Number(result.rows[0]?.units ?? 0);
 }
 
 /**
- * The CTEs `pick` and `take`: lock a stripe of the partner's nobody holds that has room for
+ * The CTEs `pick` and `take`: lock a stripe of the owner's nobody holds that has room for
  * `total`, nearest the home stripe, and take `total` from it. `take` has one row (the stripe) or
  * none (no free stripe had room: nothing taken, nothing locked). For a caller that writes what it
  * took in the same statement (grantClaims).
  */
 export function takeFromOneFreeStripe(
   budgetId: string,
-  partnerId: string,
+  owner: string,
   stripes: number,
   home: number,
   total: bigint,
 ): RawBuilder<unknown> {
   return sql`
-    ${freeStripePick(budgetId, partnerId, stripes, home, total)}, take AS (
+    ${freeStripePick(budgetId, owner, stripes, home, total)}, take AS (
       UPDATE budget_stripes s SET remaining = s.remaining - ${total.toString()}::numeric
       FROM pick
-      WHERE s.budget_id = ${budgetId} AND s.partner_id = ${partnerId} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
+      WHERE s.budget_id = ${budgetId} AND s.partner_id = ${owner} AND s.stripe = pick.stripe AND s.remaining = pick.remaining
       RETURNING s.stripe
     )`;
 }
@@ -121,7 +122,7 @@ export async function takeFromPool(
 export async function ownersOfStripes(trx: Transaction<DB>, budgetId: string): Promise<string[]> {
   const rows = await sql<{ partner_id: string }>`
     SELECT DISTINCT partner_id FROM budget_stripes WHERE budget_id = ${budgetId}`.execute(trx);
-  return rows.rows.map((r) => r.partner_id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return sortedBy(rows.rows, (r) => r.partner_id).map((r) => r.partner_id);
 }
 
 /** Locks every stripe of the budget's `owner` FOR UPDATE, in stripe order; answers them with what is left. */

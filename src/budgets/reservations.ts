@@ -72,20 +72,17 @@ export async function reserveMany(
   requests: readonly ReservationRequest[],
 ): Promise<boolean[]> {
   if (requests.length === 0) return [];
-  const partners = sortedBy(
+  const owners = sortedBy(
     [...groupBy(requests.keys(), (i) => (requests[i] as ReservationRequest).owner)],
     ([owner]) => owner,
   );
   await savepointReserveMany(trx);
-  const first = await takeFromPartnersStripes(trx, budgetId, stripes, requests, partners);
+  const first = await takeFromOwnersStripes(trx, budgetId, stripes, requests, owners);
   if (first) return first;
   await rollbackToReserveMany(trx);
-  for (const [partnerId, indices] of partners) {
-    // The pool's own requests have no pool to be refilled from: the last units, at once.
-    if (partnerId === POOL) {
-      await rollbackToReserveMany(trx);
-      return gatherFromAllStripes(trx, budgetId, requests);
-    }
+  // The pool's own requests have no pool to be refilled from: the last units, at once.
+  if (owners.some(([owner]) => owner === POOL)) return gatherFromAllStripes(trx, budgetId, requests);
+  for (const [owner, indices] of owners) {
     const needed = indices.reduce((sum, i) => sum + (requests[i] as ReservationRequest).amount, 0n);
     const home = homeStripe((requests[indices[0] as number] as ReservationRequest).key, stripes);
     const moved = await takeFromPool(trx, budgetId, stripes, home, needed);
@@ -93,31 +90,31 @@ export async function reserveMany(
       await rollbackToReserveMany(trx);
       return gatherFromAllStripes(trx, budgetId, requests);
     }
-    await addToStripes(trx, budgetId, partnerId, [{ stripe: home, amount: moved }]);
+    await addToStripes(trx, budgetId, owner, [{ stripe: home, amount: moved }]);
   }
-  const refilled = await takeFromPartnersStripes(trx, budgetId, stripes, requests, partners);
+  const refilled = await takeFromOwnersStripes(trx, budgetId, stripes, requests, owners);
   if (refilled) return refilled;
   // Not reached (see step 2), but if it were, the last-units path below is still exact.
   await rollbackToReserveMany(trx);
   return gatherFromAllStripes(trx, budgetId, requests);
 }
 
-/** Step 1 of reserveMany: every request taken from its partner's free stripes, or undefined (some were short). */
-async function takeFromPartnersStripes(
+/** Step 1 of reserveMany: every request taken from its owner's free stripes, or undefined (some were short). */
+async function takeFromOwnersStripes(
   trx: Transaction<DB>,
   budgetId: string,
   stripes: number,
   requests: readonly ReservationRequest[],
-  partners: ReadonlyArray<readonly [string, number[]]>,
+  owners: ReadonlyArray<readonly [string, number[]]>,
 ): Promise<boolean[] | undefined> {
-  for (const [partnerId, indices] of partners) {
+  for (const [owner, indices] of owners) {
     const home = homeStripe((requests[indices[0] as number] as ReservationRequest).key, stripes);
     // The requests' indices by amount (bigint keys compare by value).
     const byAmount = groupBy(indices, (i) => (requests[i] as ReservationRequest).amount);
     for (const [amount, same] of byAmount) {
       let done = 0;
       while (done < same.length) {
-        const at = { budgetId, partnerId, stripes, home };
+        const at = { budgetId, owner, stripes, home };
         const units = await takeFromFreeStripe(trx, at, amount, same.length - done);
         if (units === 0) return undefined;
         done += units;
@@ -145,7 +142,7 @@ async function gatherFromAllStripes(
     }
   }
   let total = left.reduce((sum, s) => sum + s.remaining, 0n);
-  const rank = (owner: string, partnerId: string) => (owner === partnerId ? 0 : owner === POOL ? 1 : 2);
+  const rank = (owner: string, asking: string) => (owner === asking ? 0 : owner === POOL ? 1 : 2);
   const covered = requests.map((request) => {
     if (request.amount > total) return false;
     total -= request.amount;
@@ -189,19 +186,19 @@ export interface Release {
  * for one stripe while holding another out of order. One lock and one write per budget and partner.
  */
 export async function releaseMany(trx: Transaction<DB>, releases: readonly Release[]): Promise<void> {
-  const sums = new Map<string, { budgetId: string; partnerId: string; stripe: number; amount: bigint }>();
+  const sums = new Map<string, { budgetId: string; owner: string; stripe: number; amount: bigint }>();
   for (const r of releases) {
     const stripe = homeStripe(r.key, r.stripes);
     const owner = stripeOwner(r.partnerId);
     const at = `${r.budgetId}\u0000${owner}\u0000${stripe}`;
-    const sum = sums.get(at) ?? { budgetId: r.budgetId, partnerId: owner, stripe, amount: 0n };
+    const sum = sums.get(at) ?? { budgetId: r.budgetId, owner, stripe, amount: 0n };
     sum.amount += r.amount;
     sums.set(at, sum);
   }
   const ordered = inStripeOrder([...sums.values()]);
-  for (const group of groupBy(ordered, (o) => `${o.budgetId}\u0000${o.partnerId}`).values()) {
-    const { budgetId, partnerId } = group[0] as (typeof ordered)[number];
-    await addToStripes(trx, budgetId, partnerId, group);
+  for (const group of groupBy(ordered, (o) => `${o.budgetId}\u0000${o.owner}`).values()) {
+    const { budgetId, owner } = group[0] as (typeof ordered)[number];
+    await addToStripes(trx, budgetId, owner, group);
   }
 }
 

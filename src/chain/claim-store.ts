@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { groupBy } from '../domain/group-by.ts';
+import { lockPartnerByPartner } from '../db/citus.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -64,23 +65,22 @@ export async function lockRequestedClaims(trx: Transaction<DB>, ids: string[]): 
     .where('id', 'in', ids)
     .orderBy('partner_id')
     .execute();
-  const attempts = new Map<string, number>();
-  for (const [partnerId, claims] of groupBy(owners, (o) => o.partner_id)) {
-    const rows = await trx
+  const idsOf = groupBy(owners, (o) => o.partner_id);
+  const rows = await lockPartnerByPartner([...idsOf.keys()], ids.length, (partnerId) =>
+    trx
       .selectFrom('claims')
       .select(['id', 'attempts'])
       .where('partner_id', '=', partnerId)
       .where(
         'id',
         'in',
-        claims.map((c) => c.id),
+        (idsOf.get(partnerId) ?? []).map((c) => c.id),
       )
       .where('status', '=', 'REQUESTED')
       .forUpdate()
-      .execute();
-    for (const r of rows) attempts.set(r.id, Number(r.attempts));
-  }
-  return attempts;
+      .execute(),
+  );
+  return new Map(rows.map((r) => [r.id, Number(r.attempts)]));
 }
 
 export interface ClaimChainTx {

@@ -42,7 +42,7 @@ export async function writeFixedCompletions(
 ) {
   const { reports, rule, amount, home, keyed, claims, written, replaceTarget } = batch;
   // Reports of one owner of stripes (completionsInOneStatement sees to it): the take is from its stripes.
-  const partnerId = stripeOwner((reports[0] as CompletionReport).partnerId);
+  const owner = stripeOwner((reports[0] as CompletionReport).partnerId);
   const column = <T>(pick: (r: CompletionReport) => T) => reports.map(pick);
   // Only linked users hold budget: a completion by a user who has not linked is a deferred reward
   // (granted when they link). Both read the mappings in this statement's one snapshot. A join on
@@ -83,7 +83,7 @@ export async function writeFixedCompletions(
     scope?: string | null;
     key?: string | null;
   }>`
-    WITH ${freeStripePick(rule.budget_id, partnerId, rule.stripes, home, amount * BigInt(reports.length))}${keyCtes}, up AS (
+    WITH ${freeStripePick(rule.budget_id, owner, rule.stripes, home, amount * BigInt(reports.length))}${keyCtes}, up AS (
       ${upsert}
     ), done AS (${completed}), ${claimsCtes(claimRows, sql`true`)},
     ${webhookOutboxCte('completion_hooks', missionCompletedEvents(sql`done r`))},
@@ -97,7 +97,7 @@ export async function writeFixedCompletions(
       -- A claim born REJECTED (the person already has this reward through another partnerUid) takes nothing.
       UPDATE budget_stripes s SET remaining = s.remaining - (SELECT count(*) FROM claim WHERE claim.status <> 'REJECTED') * ${amount.toString()}::numeric
       FROM pick
-      WHERE s.budget_id = ${rule.budget_id} AND s.partner_id = ${partnerId} AND s.stripe = pick.stripe AND EXISTS (SELECT 1 FROM claim WHERE claim.status <> 'REJECTED')
+      WHERE s.budget_id = ${rule.budget_id} AND s.partner_id = ${owner} AND s.stripe = pick.stripe AND EXISTS (SELECT 1 FROM claim WHERE claim.status <> 'REJECTED')
     )
     ${answer}`;
   const name = keyed ? 'completions_fixed_keyed' : 'completions_fixed';

@@ -8,6 +8,7 @@ import type { DB, RewardRulesTable, StreakRewardsTable } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
 import { newId } from '../domain/ids.ts';
+import { lockPartnerByPartner } from '../db/citus.ts';
 
 // --- Reward rules ---
 
@@ -186,24 +187,22 @@ export async function lockExpiredReservations(trx: Transaction<DB>, cutoff: Date
     SELECT DISTINCT partner_id FROM (
       SELECT partner_id FROM claims WHERE status = 'RESERVED' AND created_at < ${cutoff} LIMIT ${limit}) d
     ORDER BY partner_id`.execute(trx);
-  const locked = [];
-  for (const { partner_id: partnerId } of partners.rows) {
-    if (locked.length >= limit) break;
-    locked.push(
-      ...(await trx
+  return lockPartnerByPartner(
+    partners.rows.map((r) => r.partner_id),
+    limit,
+    (partnerId, left) =>
+      trx
         .selectFrom('claims as c')
         .innerJoin('budgets as b', 'b.id', 'c.budget_id')
         .select(['c.id', 'c.amount', 'c.budget_id', 'c.partner_id', 'c.partner_uid', 'b.stripes'])
         .where('c.partner_id', '=', partnerId)
         .where('c.status', '=', 'RESERVED')
         .where('c.created_at', '<', cutoff)
-        .limit(limit - locked.length)
+        .limit(left)
         .forUpdate('c')
         .skipLocked()
-        .execute()),
-    );
-  }
-  return locked;
+        .execute(),
+  );
 }
 
 // --- Operator use cases ---

@@ -55,3 +55,21 @@ export function useStripesPerPartner(on: boolean): void {
 export function stripesPerPartner(): boolean {
   return perPartnerStripes;
 }
+
+/**
+ * Row locks partner by partner: on Citus a row lock must name one shard, so a lease over several
+ * partners' rows runs `lock` once per partner (in the order given, each naming partner_id), with
+ * what is left of `limit`, until `limit` rows are locked. The same on every database.
+ */
+export async function lockPartnerByPartner<T>(
+  partners: readonly string[],
+  limit: number,
+  lock: (partnerId: string, limit: number) => Promise<T[]>,
+): Promise<T[]> {
+  const locked: T[] = [];
+  for (const partnerId of partners) {
+    if (locked.length >= limit) break;
+    locked.push(...(await lock(partnerId, limit - locked.length)));
+  }
+  return locked;
+}

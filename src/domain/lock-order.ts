@@ -10,11 +10,11 @@ export function sortedBy<T>(items: readonly T[], key: (item: T) => string): T[] 
  * first), then by stripe number (as a number, as `ORDER BY stripe` reads them): reservations,
  * refills, top-ups and releases all wait in this order (src/budgets/reservations.ts).
  */
-export function inStripeOrder<T extends { budgetId: string; partnerId: string; stripe: number }>(
+export function inStripeOrder<T extends { budgetId: string; owner: string; stripe: number }>(
   items: readonly T[],
 ): T[] {
   const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return [...items].sort(
-    (a, b) => text(a.budgetId, b.budgetId) || text(a.partnerId, b.partnerId) || a.stripe - b.stripe,
+    (a, b) => text(a.budgetId, b.budgetId) || text(a.owner, b.owner) || a.stripe - b.stripe,
   );
 }

@@ -9,6 +9,7 @@ import { prepared } from '../db/connection.ts';
 import { newId } from '../domain/ids.ts';
 import { MAX_PAYOUT_ATTEMPTS } from '../domain/claims.ts';
 import type { DeferredRewardRow } from '../claims/deferred-rewards.ts';
+import { lockPartnerByPartner } from '../db/citus.ts';
 
 /** A claim the ledger pays (the ledger's PayableClaim). */
 export interface LedgerClaim {
@@ -82,11 +83,11 @@ export async function lockDueRequestedClaims(trx: Transaction<DB>, now: Date, li
   const partners = await sql<{ partner_id: string }>`
     SELECT partner_id FROM (SELECT partner_id, next_attempt_at FROM claims WHERE ${due} ORDER BY next_attempt_at LIMIT ${limit}) d
     GROUP BY partner_id ORDER BY min(next_attempt_at), partner_id`.execute(trx);
-  const locked = [];
-  for (const { partner_id: partnerId } of partners.rows) {
-    if (locked.length >= limit) break;
-    locked.push(
-      ...(await trx
+  return lockPartnerByPartner(
+    partners.rows.map((r) => r.partner_id),
+    limit,
+    (partnerId, left) =>
+      trx
         .selectFrom('claims')
         .select([
           'id',
@@ -101,13 +102,11 @@ export async function lockDueRequestedClaims(trx: Transaction<DB>, now: Date, li
         .where('partner_id', '=', partnerId)
         .where(due)
         .orderBy('next_attempt_at')
-        .limit(limit - locked.length)
+        .limit(left)
         .forUpdate()
         .skipLocked()
-        .execute()),
-    );
-  }
-  return locked;
+        .execute(),
+  );
 }
 
 /** The partners with a user linked since `since`, in order. */
