@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerCall, setupMission, startTestApp } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { completionAlarmTotals } from '../src/progress/completion-rates.ts';
+import { CompletionRateMonitor, completionAlarmTotals } from '../src/progress/completion-rates.ts';
+import { ManualClock } from '../src/domain/clock.ts';
 
 let ctx: TestContext;
 let setup: MissionSetup;
@@ -91,6 +92,34 @@ describe('completion-rate alarm', () => {
     await flushed(49);
     expect((await completionAlarmTotals(ctx.database.db))[0]?.alarms).toBe(1);
     expect(alarmLines()).toHaveLength(1);
+  });
+
+  it('counts each completion in the window it was recorded in, however late its flush runs', async () => {
+    const other = await setupMission(ctx, { missionKey: 'late', recurrence: 'ONE_TIME' });
+    const clock = new ManualClock('2026-11-22T04:00:50Z');
+    const monitor = new CompletionRateMonitor(
+      ctx.database.db,
+      clock,
+      { windowSeconds: 60, multiple: 3, minCompletions: 20 },
+      () => {},
+    );
+    clock.advance(5_000); // 04:00:55, not yet due: kept
+    monitor.record(other.partnerId, 2);
+    clock.advance(10_000); // 04:01:05, due: flushes both windows
+    monitor.record(other.partnerId, 3);
+    const flushing = monitor.flush();
+    clock.advance(60_000); // the next window begins before the flush has run
+    await flushing;
+    const rows = await ctx.database.db
+      .selectFrom('completion_rates')
+      .select(['window_start', 'completions'])
+      .where('partner_id', '=', other.partnerId)
+      .orderBy('window_start')
+      .execute();
+    expect(rows.map((r) => [r.window_start.toISOString(), Number(r.completions)])).toEqual([
+      ['2026-11-22T04:00:00.000Z', 2],
+      ['2026-11-22T04:01:00.000Z', 3],
+    ]);
   });
 
   it.each([

@@ -30,12 +30,19 @@ export interface CompletionAlarm {
 
 const DEFAULT_BASELINE_WINDOWS = 12;
 
-/** Counts completions per partner and flushes them (with the alarm check) at most every `flushEveryMs`. */
+/**
+ * Counts completions per partner and window and flushes them (with the alarm check) at most every
+ * `flushEveryMs`. A completion counts in the window it was recorded in, whenever its flush runs: a
+ * flush that waits behind a slow one, or a batch recorded just after a flush, never moves counts
+ * into a later window.
+ */
 export class CompletionRateMonitor {
-  private counts = new Map<string, number>();
+  /** Per window (its start, in ms): the last time a completion was recorded in it and the counts. */
+  private windows = new Map<number, { at: Date; counts: Map<string, number> }>();
   private lastFlush: number;
   private flushing: Promise<void> = Promise.resolve();
   private readonly flushEveryMs: number;
+  private readonly windowMs: number;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -44,30 +51,38 @@ export class CompletionRateMonitor {
     private readonly onAlarm: (alarm: CompletionAlarm) => void,
     private readonly onError: (error: unknown) => void = () => {},
   ) {
+    this.windowMs = options.windowSeconds * 1000;
     // Often enough that a jump is seen within a fraction of its window, rarely enough to cost nothing.
-    this.flushEveryMs = Math.min(10_000, (options.windowSeconds * 1000) / 5);
+    this.flushEveryMs = Math.min(10_000, this.windowMs / 5);
     this.lastFlush = clock.now().getTime();
   }
 
   /** Adds completions of a partner (called once per written batch); flushes in the background when due. */
   record(partnerId: string, completions: number): void {
     if (completions <= 0) return;
-    this.counts.set(partnerId, (this.counts.get(partnerId) ?? 0) + completions);
-    if (this.clock.now().getTime() - this.lastFlush >= this.flushEveryMs) void this.flush();
+    const at = this.clock.now();
+    const start = Math.floor(at.getTime() / this.windowMs) * this.windowMs;
+    let window = this.windows.get(start);
+    if (window === undefined) this.windows.set(start, (window = { at, counts: new Map() }));
+    window.at = at;
+    window.counts.set(partnerId, (window.counts.get(partnerId) ?? 0) + completions);
+    if (at.getTime() - this.lastFlush >= this.flushEveryMs) void this.flush();
   }
 
-  /** Writes the counts so far and checks for alarms; answers when done (never throws). */
+  /** Writes the counts so far, oldest window first, and checks for alarms; answers when done (never throws). */
   flush(): Promise<void> {
     this.lastFlush = this.clock.now().getTime();
-    const counts = this.counts;
-    this.counts = new Map();
-    if (counts.size === 0) return this.flushing;
+    const windows = [...this.windows.entries()].sort(([a], [b]) => a - b).map(([, w]) => w);
+    this.windows = new Map();
+    if (windows.length === 0) return this.flushing;
     this.flushing = this.flushing.then(async () => {
-      try {
-        for (const alarm of await flushCompletionCounts(this.db, this.clock.now(), counts, this.options))
-          this.onAlarm(alarm);
-      } catch (error) {
-        this.onError(error);
+      for (const { at, counts } of windows) {
+        try {
+          for (const alarm of await flushCompletionCounts(this.db, at, counts, this.options))
+            this.onAlarm(alarm);
+        } catch (error) {
+          this.onError(error);
+        }
       }
     });
     return this.flushing;
