@@ -29,12 +29,17 @@ export default defineConfig({
       'test/webhooks.happy.test.ts',
       'test/webhooks.crash.test.ts',
       'test/idempotency.concurrency.test.ts',
+      // A key claimed in the completion's own statement, on the partner's shard (0043).
+      'test/idempotency-in-statement.happy.test.ts',
       'test/rate-limits.security.test.ts',
       'test/expiry-purge.happy.test.ts',
       // The console's lists and reports, draws, the audit log (a budget's top-up among its
       // writes), claims' status and history on every path (payout, retry, expiry, link sweep).
       'test/reports.happy.test.ts',
       'test/draws.happy.test.ts',
+      // Tickets on their partner's shard (0044): a draw over several partners' tickets, on a chain.
+      'test/draws.security.test.ts',
+      'test/draws-chain.happy.test.ts',
       'test/audit.happy.test.ts',
       'test/budget-top-up.concurrency.test.ts',
       'test/claim-history.happy.test.ts',

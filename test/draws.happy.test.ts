@@ -155,6 +155,66 @@ describe('lucky draw', () => {
     }
   });
 
+  it("draws over every partner's tickets of a shared budget (on Citus, locked partner by partner)", async () => {
+    const assetId = (
+      await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'DUO', name: 'Shared', decimals: 0 })
+    ).json().id;
+    const shared = (
+      await ctx.admin('POST', '/admin/v1/budgets', {
+        type: 'LUCKY_DRAW',
+        assetId,
+        name: 'Shared draw',
+        total: '50',
+      })
+    ).json().id;
+    const partners = [
+      await setupMission(ctx, { missionKey: 'duo-a', recurrence: 'ONE_TIME' }),
+      await setupMission(ctx, { missionKey: 'duo-b', recurrence: 'ONE_TIME' }),
+    ];
+    for (const partner of partners) {
+      await ctx.admin('PUT', `/admin/v1/missions/${partner.missionId}/reward`, {
+        type: 'LUCKY_DRAW',
+        budgetId: shared,
+      });
+      for (let i = 0; i < 3; i++) {
+        await createAccount(ctx, { link: { partnerId: partner.partnerId, partnerUid: `duo-${i}` } });
+        const answer = await partnerCall(ctx, partner, {
+          method: 'POST',
+          url: '/v1/achieve',
+          body: { partnerUid: `duo-${i}`, missionKey: partner.missionKey, completed: true },
+        });
+        expect(answer.statusCode).toBe(200);
+      }
+    }
+    const draw = (
+      await ctx.admin('POST', '/admin/v1/draws', {
+        budgetId: shared,
+        title: 'Both partners',
+        prizeAmount: '5',
+        winnersCount: 6,
+        scheduledAt: ctx.clock.now().toISOString(),
+      })
+    ).json();
+    const ran = await ctx.admin('POST', `/admin/v1/draws/${draw.id}/run`);
+    expect(ran.statusCode, ran.body).toBe(200);
+    const published = (await ctx.app.inject({ method: 'GET', url: `/v1/draws/${draw.id}` })).json();
+    expect(published.ticketCount).toBe(6);
+    // Every ticket wins: each partner's three users got a claim of 5 from the shared budget.
+    const claims: Array<{ partnerId: string; amount: string }> = (
+      await ctx.admin('GET', `/admin/v1/claims?budgetId=${shared}`)
+    ).json().items;
+    expect(claims.map((c) => c.partnerId).sort()).toEqual(
+      [partners[0], partners[0], partners[0], partners[1], partners[1], partners[1]]
+        .map((p) => p?.partnerId)
+        .sort(),
+    );
+    expect(claims.every((c) => c.amount === '5')).toBe(true);
+    expect((await ctx.admin('GET', `/admin/v1/budgets/${shared}`)).json()).toMatchObject({
+      remaining: '20',
+      reserved: '30',
+    });
+  });
+
   it('refuses bad draws', async () => {
     const fixedAsset = (
       await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'F', name: 'F', decimals: 2 })

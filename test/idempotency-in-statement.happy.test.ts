@@ -157,7 +157,7 @@ describe('through POST /v1/achieve', () => {
       body: { missionKey: setup.missionKey, ...body },
       headers: { 'idempotency-key': key },
     });
-  const scope = () => `partner:${setup.partnerId}`;
+  const scope = () => setup.partnerId;
   const fingerprintOf = (body: object) =>
     requestFingerprint('POST', '/v1/achieve', { missionKey: setup.missionKey, ...body });
 
@@ -248,7 +248,7 @@ describe('a keyed completion', () => {
     await linkUsers(ctx, mission.partnerId, ['c1']);
     const first = await complete(mission, 'done-1', 'c1');
     expect(first.statusCode).toBe(200);
-    expect(await keyRow(`partner:${mission.partnerId}`, 'done-1')).toMatchObject({
+    expect(await keyRow(mission.partnerId, 'done-1')).toMatchObject({
       state: 'DONE',
       response_status: 200,
     });
@@ -276,7 +276,7 @@ describe('a keyed completion', () => {
     ).toBe(200);
     await linkUsers(ctx, mission.partnerId, ['c2']);
     expect((await complete(mission, 'done-2', 'c2')).statusCode).toBe(200);
-    expect(await keyRow(`partner:${mission.partnerId}`, 'done-2')).toMatchObject({
+    expect(await keyRow(mission.partnerId, 'done-2')).toMatchObject({
       state: 'DONE',
       response_status: 200,
     });
@@ -288,7 +288,7 @@ describe('a keyed completion', () => {
   it('a mission without a reward: the key and the completed record, once', async () => {
     const mission = await setupMission(ctx, { missionKey: 'keyed-plain', recurrence: 'ONE_TIME' });
     expect((await complete(mission, 'done-3', 'c3')).statusCode).toBe(200);
-    expect(await keyRow(`partner:${mission.partnerId}`, 'done-3')).toMatchObject({
+    expect(await keyRow(mission.partnerId, 'done-3')).toMatchObject({
       state: 'DONE',
       response_status: 200,
     });

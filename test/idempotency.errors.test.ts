@@ -149,7 +149,7 @@ describe('a repeat while the first still runs', () => {
     const now = ctx.clock.now();
     await sql`
       INSERT INTO idempotency_keys (scope, key, fingerprint, state, owner, locked_until, created_at, expires_at)
-      VALUES (${`partner:${setup.partnerId}`}, 'busy-1', ${requestFingerprint('POST', '/v1/achieve', body)},
+      VALUES (${setup.partnerId}, 'busy-1', ${requestFingerprint('POST', '/v1/achieve', body)},
               'RUNNING', 'another-process', ${lockedUntil}, ${now}, ${new Date(now.getTime() + 86_400_000)})`.execute(
       ctx.database.db,
     );

@@ -5,6 +5,7 @@ import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB, DrawsTable } from '../db/schema.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { drawRunEvents } from '../webhooks/store/events.ts';
+import { lockPartnerByPartner } from '../db/citus.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -107,16 +108,28 @@ export function budgetOfDraw(trx: Transaction<DB>, budgetId: string) {
     .executeTakeFirstOrThrow();
 }
 
-/** The budget's RECEIVED tickets received by the draw's close, locked FOR UPDATE. */
-export function lockTicketsOfDraw(trx: Transaction<DB>, draw: { budget_id: string; closes_at: Date }) {
-  return trx
-    .selectFrom('tickets')
-    .select(['id', 'partner_id', 'partner_uid'])
-    .where('budget_id', '=', draw.budget_id)
-    .where('status', '=', 'RECEIVED')
-    .where('created_at', '<=', draw.closes_at)
-    .forUpdate()
-    .execute();
+/**
+ * The budget's RECEIVED tickets received by the draw's close, locked FOR UPDATE partner by partner
+ * (on Citus tickets are distributed on partner_id and a row lock must name one shard, docs/scaling.md
+ * "On Citus"; the partners are read first, without a lock). A ticket is issued before the close and
+ * a draw runs after it, so no partner's first ticket arrives between the two reads.
+ */
+export async function lockTicketsOfDraw(trx: Transaction<DB>, draw: { budget_id: string; closes_at: Date }) {
+  const received = (partnerId?: string) => {
+    let query = trx
+      .selectFrom('tickets')
+      .where('budget_id', '=', draw.budget_id)
+      .where('status', '=', 'RECEIVED')
+      .where('created_at', '<=', draw.closes_at);
+    if (partnerId !== undefined) query = query.where('partner_id', '=', partnerId);
+    return query;
+  };
+  const partners = await received().select('partner_id').distinct().orderBy('partner_id').execute();
+  return lockPartnerByPartner(
+    partners.map((p) => p.partner_id),
+    Number.MAX_SAFE_INTEGER,
+    (partnerId) => received(partnerId).select(['id', 'partner_id', 'partner_uid']).forUpdate().execute(),
+  );
 }
 
 /** Marks the tickets DRAWN by this draw, `winners` among them won. */

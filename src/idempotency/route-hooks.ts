@@ -55,10 +55,13 @@ function takeRun(request: FastifyRequest): Run | undefined {
   return run;
 }
 
-/** Partner routes are keyed per partner, operator routes per admin credential. */
+/**
+ * Partner routes are keyed per partner (the scope is the partner's id: on Citus the keys live on the
+ * partner's shard, migration 0043), operator routes per admin credential ('admin:<id>').
+ */
 function scopeOf(request: FastifyRequest): string {
   const partner = request.partner as ScopePartner | null | undefined;
-  if (partner) return `partner:${partner.id}`;
+  if (partner) return partner.id;
   const admin = request.admin as ScopeAdmin | null | undefined;
   if (admin) return `admin:${admin.id}`;
   // Only routes of the partner and admin scopes declare config.idempotency.

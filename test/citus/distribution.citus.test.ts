@@ -30,7 +30,14 @@ const PARTNER_TABLES = [
   'budget_stripes',
   // Claims (0042): a completion's claim, its history and its take on one shard.
   'claims',
+  // Idempotency keys (0043): a keyed completion's key on the partner's shard.
+  'idempotency_keys',
+  // Lucky-draw tickets (0044): a completion's ticket on the partner's shard.
+  'tickets',
 ];
+// Distributed on another column whose value is the partner's id: a partner's idempotency keys are
+// scoped by the partner's id (0043).
+const PARTNER_COLUMN: Record<string, string> = { idempotency_keys: 'scope' };
 const SHARED_TABLES = ['partners', 'reward_assets', 'chain_networks', 'admin_credentials', 'budgets'];
 
 describeUnless((await onCitus()) ? 'it checks plain PostgreSQL and PGlite, not a Citus cluster' : undefined)(
@@ -77,7 +84,10 @@ describeUnless(
       FROM pg_dist_partition`.execute(ctx.database.db);
     const byName = new Map(rows.map((row) => [row.name, row]));
     for (const table of PARTNER_TABLES) {
-      expect(byName.get(table), table).toMatchObject({ method: 'h', column: 'partner_id' });
+      expect(byName.get(table), table).toMatchObject({
+        method: 'h',
+        column: PARTNER_COLUMN[table] ?? 'partner_id',
+      });
     }
     expect(new Set(PARTNER_TABLES.map((t) => byName.get(t)?.colocation)).size).toBe(1);
     for (const table of SHARED_TABLES) expect(byName.get(table), table).toMatchObject({ method: 'n' });
@@ -152,7 +162,7 @@ describeUnless(
     expect(mission.rows[0]?.n).toBe(1);
   });
 
-  it('keeps a paid claim, its history, ledger rows and budget stripe on the worker of its partner’s shard (0040-0042)', async () => {
+  it('keeps a paid claim, its history, ledger rows, budget stripe and key on the worker of its partner’s shard (0040-0043)', async () => {
     const assetId = (
       await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'CT', name: 'Citus', decimals: 0 })
     ).json().id;
@@ -170,14 +180,17 @@ describeUnless(
       method: 'POST',
       url: '/v1/achieve',
       body: { partnerUid: 'u-paid', missionKey: setup.missionKey, completed: true },
+      headers: { 'idempotency-key': 'paid-once' },
     });
     expect(achieve.statusCode).toBe(200);
     expect(await runPayoutBatch(ctx.database.db, ctx.clock, ledgerProvider)).toBe(1);
 
     // Each table's shard of the partner, the worker it is placed on, and the partner's rows there:
     // the history (created, requested, paid), the transfer and its two entries, and the stripe
-    // the completion took from (the partner's first completion refilled it from the pool).
+    // the completion took from (the partner's first completion refilled it from the pool), and the
+    // request's idempotency key, written in the completion's statement.
     const expected = {
+      idempotency_keys: 1,
       claims: 1,
       claim_events: 3,
       ledger_transfers: 1,
@@ -206,7 +219,7 @@ describeUnless(
       await client.connect();
       try {
         const found = await client.query(
-          `SELECT count(*)::int AS n FROM ${placement.shard} WHERE partner_id = $1`,
+          `SELECT count(*)::int AS n FROM ${placement.shard} WHERE ${PARTNER_COLUMN[table] ?? 'partner_id'} = $1`,
           [setup.partnerId],
         );
         expect(found.rows[0].n, table).toBe(count);
@@ -232,6 +245,8 @@ describeUnless(
       sql`EXPLAIN SELECT stripe, remaining FROM budget_stripes
           WHERE budget_id = 'bud_x' AND partner_id = ${setup.partnerId} AND remaining >= 1
           ORDER BY stripe LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      // A keyed request's key (0043, src/idempotency/store.ts findKey).
+      sql`EXPLAIN SELECT state FROM idempotency_keys WHERE scope = ${setup.partnerId} AND key = 'k-1'`,
     ];
     for (const plan of plans) {
       const { rows } = await plan.execute(ctx.database.db);
