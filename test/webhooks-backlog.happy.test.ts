@@ -1,7 +1,7 @@
 // A delivery round reads its own messages, not the backlog: 3,000 messages due at the same instant
 // (one statement's events share it; so does a backlog inserted at once) are leased 20 at a time in
-// event order, and the plan of the lease statement reads no more rows of webhook_messages than it
-// leases. Before migration 0015 the due index covered only next_attempt_at, so every round read and
+// event order, and the plans of the lease's statements (the round's partners, then a partner's
+// messages, migration 0045) read no more rows of webhook_messages than the round. Before migration 0015 the due index covered only next_attempt_at, so every round read and
 // sorted all 3,000 (a backlog drained in time growing with its square). Both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -9,14 +9,16 @@ import { setupMission, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
 import { registerEndpoint } from './webhooks/endpoints.ts';
 import { leaseDueMessages } from '../src/webhooks/delivery.ts';
+import { duePartners, leasePartnerMessages } from '../src/webhooks/store/delivery.ts';
 
 const BACKLOG = 3000;
 const ROUND = 20;
 let ctx: TestContext;
+let partnerId: string;
 
 beforeAll(async () => {
   ctx = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
-  const { partnerId } = await setupMission(ctx, { missionKey: 'backlog', recurrence: 'DAILY' });
+  ({ partnerId } = await setupMission(ctx, { missionKey: 'backlog', recurrence: 'DAILY' }));
   // Never called: the test leases, it does not deliver.
   const endpoint = await registerEndpoint(ctx, partnerId, 'http://127.0.0.1:9/hook', [
     'mission.completed',
@@ -48,35 +50,48 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-/** The node of the plan that computes the CTE `name`. */
-function cte(node: PlanNode, name: string): PlanNode | undefined {
-  if (node['Subplan Name'] === `CTE ${name}`) return node;
-  for (const child of node.Plans ?? []) {
-    const found = cte(child, name);
-    if (found) return found;
-  }
-  return undefined;
+/**
+ * The plan nodes under `value`, itself included: through `Plans` on PostgreSQL, and on Citus also
+ * through its `Distributed Query` (sub-plans, tasks and the workers' remote plans).
+ */
+function nodesOf(value: unknown): PlanNode[] {
+  if (Array.isArray(value)) return value.flatMap(nodesOf);
+  if (value === null || typeof value !== 'object') return [];
+  const own = 'Node Type' in value ? [value as PlanNode] : [];
+  return [...own, ...Object.values(value).flatMap(nodesOf)];
 }
 
-/** Rows each scan of webhook_messages under `node` handed up (all loops). */
+/** The node of the plan that computes the CTE `name`. */
+function cte(node: PlanNode, name: string): PlanNode | undefined {
+  return nodesOf(node).find((n) => n['Subplan Name'] === `CTE ${name}`);
+}
+
+/** Rows each scan of webhook_messages (on Citus, of a shard of it) under `node` handed up (all loops). */
 function scansOfMessages(node: PlanNode): Array<{ type: string; rows: number }> {
-  const own =
-    node['Relation Name'] === 'webhook_messages'
-      ? [{ type: node['Node Type'], rows: node['Actual Rows'] * node['Actual Loops'] }]
-      : [];
-  return [...own, ...(node.Plans ?? []).flatMap(scansOfMessages)];
+  return nodesOf(node)
+    .filter((n) => /^webhook_messages(_\d+)?$/.test(n['Relation Name'] ?? ''))
+    .map((n) => ({ type: n['Node Type'], rows: n['Actual Rows'] * n['Actual Loops'] }));
 }
 
 function lease(batchSize: number) {
   const now = ctx.clock.now();
-  return leaseDueMessages(now, new Date(now.getTime() + 60_000), batchSize);
+  return leaseDueMessages(ctx.database.db, now, new Date(now.getTime() + 60_000), batchSize);
+}
+
+/** The plan of a statement, run (EXPLAIN ANALYZE). */
+async function planOf(statement: ReturnType<typeof duePartners> | ReturnType<typeof leasePartnerMessages>) {
+  const { rows } = await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`.execute(
+    ctx.database.db,
+  );
+  const raw = rows[0]?.['QUERY PLAN'];
+  return (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
 }
 
 describe('webhook delivery with a backlog', () => {
   it('leases the earliest messages in event order, a round at a time', async () => {
-    const first = await lease(ROUND).execute(ctx.database.db);
-    const second = await lease(ROUND).execute(ctx.database.db);
-    const ids = [...first.rows, ...second.rows].map((row) => row.id);
+    const first = await lease(ROUND);
+    const second = await lease(ROUND);
+    const ids = [...first, ...second].map((row) => row.id);
     // created_at ties, then rank (every mission.completed before any claim.requested of the
     // instant), then insertion (seq: the highest n went first).
     const expected = Array.from(
@@ -87,13 +102,16 @@ describe('webhook delivery with a backlog', () => {
   });
 
   it('reads only the messages of its round, not the whole backlog', async () => {
-    const { rows } = await sql<{
-      'QUERY PLAN': unknown;
-    }>`EXPLAIN (ANALYZE, FORMAT JSON) ${lease(ROUND)}`.execute(ctx.database.db);
-    const raw = rows[0]?.['QUERY PLAN'];
-    const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
-    // The choice of the round (the CTE `due`) reads the round. The leasing update then finds those
-    // rows by id, by index or by hash join as PostgreSQL costs it for the table's size.
+    const now = ctx.clock.now();
+    // The round's partners: read from the first messages due, no more.
+    const partners = await planOf(duePartners(now, ROUND));
+    const partnerScans = scansOfMessages(partners[0]!.Plan);
+    expect(partnerScans.length).toBeGreaterThan(0);
+    for (const scan of partnerScans)
+      expect(scan.rows, JSON.stringify(partnerScans)).toBeLessThanOrEqual(ROUND);
+    // A partner's messages: the choice of the round (the CTE `due`) reads the round. The leasing
+    // update then finds those rows by id, by index or by hash join as PostgreSQL costs it.
+    const plan = await planOf(leasePartnerMessages(partnerId, now, new Date(now.getTime() + 60_000), ROUND));
     const due = cte(plan[0]!.Plan, 'due');
     expect(due, JSON.stringify(plan)).toBeDefined();
     const scans = scansOfMessages(due!);

@@ -162,7 +162,7 @@ export async function runWebhookBatch(
   const batchSize = options.batchSize ?? 20 * concurrency;
   const roundMs = options.roundMs ?? 20 * options.timeoutMs;
   const lease = new Date(now.getTime() + roundMs + options.timeoutMs + 5_000);
-  const { rows } = await leaseDueMessages(now, lease, batchSize).execute(db);
+  const rows = await leaseDueMessages(db, now, lease, batchSize);
   // Measured on the monotonic clock: the round's real length is what the lease must cover.
   const startBy = performance.now() + roundMs;
   const attempts: Attempt[] = [];
@@ -173,7 +173,9 @@ export async function runWebhookBatch(
       }),
     ),
   );
-  await recordAttempts(db, attempts, unsent.flat(), now);
+  const partnerOf = new Map(rows.map((row) => [row.id, row.partner_id]));
+  const released = unsent.flat().map((id) => ({ id, partnerId: partnerOf.get(id) as string }));
+  await recordAttempts(db, attempts, released, now);
   return rows.length;
 }
 
@@ -260,6 +262,7 @@ async function deliver(clock: Clock, message: Leased, options: DeliveryOptions):
   const delay = ok ? undefined : nextDelayMs(attempts, options.random);
   return {
     id: message.id,
+    partnerId: message.partner_id,
     at,
     outcome,
     status: ok ? 'DELIVERED' : delay === undefined ? 'FAILED' : 'PENDING',

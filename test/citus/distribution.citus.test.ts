@@ -34,6 +34,9 @@ const PARTNER_TABLES = [
   'idempotency_keys',
   // Lucky-draw tickets (0044): a completion's ticket on the partner's shard.
   'tickets',
+  // Webhook messages and their attempts (0045): a completion's events on the partner's shard.
+  'webhook_messages',
+  'webhook_attempts',
 ];
 // Distributed on another column whose value is the partner's id: a partner's idempotency keys are
 // scoped by the partner's id (0043).

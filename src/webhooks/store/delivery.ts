@@ -3,10 +3,12 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { lockPartnerByPartner } from '../../db/citus.ts';
 
 /** A leased message with what its delivery needs: the endpoint's URL and secrets. */
 export interface Leased {
   id: string;
+  partner_id: string;
   endpoint_id: string;
   payload: unknown;
   attempts: number;
@@ -26,6 +28,7 @@ export interface Outcome {
 /** One delivery attempt and the state it moves its message to. */
 export interface Attempt {
   id: string;
+  partnerId: string;
   at: Date;
   outcome: Outcome;
   status: 'DELIVERED' | 'FAILED' | 'PENDING';
@@ -36,27 +39,59 @@ export interface Attempt {
 }
 
 /**
- * The statement that leases a round's messages: up to `batchSize` due ones, earliest due first,
- * then event order, pushed to `lease` so no other worker takes them meanwhile. The index
- * `webhook_messages_due_order` (migration 0015) has exactly this order, so a round reads its own
- * messages and not the whole backlog (ordering by the due time alone sorted every message due at the
- * same instant on each round: a backlog drained in time growing with its square).
+ * Leases a round's messages: up to `batchSize` due ones, earliest due first, then event order,
+ * pushed to `lease` so no other worker takes them meanwhile. Partner by partner (on Citus messages
+ * are distributed on partner_id and a row lock must name one shard, docs/scaling.md "On Citus"):
+ * the partners come from the first `batchSize` due messages, read without a lock, then each
+ * partner's own due messages are leased, with what is left of the round. Both reads follow an index
+ * in exactly their order (`webhook_messages_due_order`, 0015; `webhook_messages_partner_due_order`,
+ * 0045), so a round reads its own messages and not the whole backlog (ordering by the due time
+ * alone sorted every message due at the same instant on each round: a backlog drained in time
+ * growing with its square).
  */
-export function leaseDueMessages(now: Date, lease: Date, batchSize: number) {
+export async function leaseDueMessages(
+  db: Kysely<DB>,
+  now: Date,
+  lease: Date,
+  batchSize: number,
+): Promise<Leased[]> {
+  const { rows } = await duePartners(now, batchSize).execute(db);
+  return lockPartnerByPartner(
+    rows.map((row) => row.partner_id),
+    batchSize,
+    async (partnerId, limit) => (await leasePartnerMessages(partnerId, now, lease, limit).execute(db)).rows,
+  );
+}
+
+/** The partners of the first `batchSize` due messages, earliest first (no lock). */
+export function duePartners(now: Date, batchSize: number) {
+  return sql<{ partner_id: string }>`
+    SELECT partner_id FROM (
+      SELECT partner_id, next_attempt_at FROM webhook_messages
+      WHERE status = 'PENDING' AND next_attempt_at <= ${now}::timestamptz
+      ORDER BY next_attempt_at, created_at, rank, seq
+      LIMIT ${batchSize}
+    ) due
+    GROUP BY partner_id ORDER BY min(next_attempt_at), partner_id`;
+}
+
+/** One partner's part of a round: its due messages, leased, in event order. */
+export function leasePartnerMessages(partnerId: string, now: Date, lease: Date, limit: number) {
   return sql<Leased>`
     WITH due AS (
       SELECT m.id FROM webhook_messages m
       JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
-      WHERE m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
+      WHERE m.partner_id = ${partnerId} AND m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
       ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
-      LIMIT ${batchSize}
+      LIMIT ${limit}
       FOR UPDATE OF m SKIP LOCKED
     ), leased AS (
       UPDATE webhook_messages m SET next_attempt_at = ${lease}::timestamptz
-      FROM due WHERE m.id = due.id
-      RETURNING m.id, m.endpoint_id, m.payload, m.attempts, m.created_at, m.rank, m.seq
+      FROM due WHERE m.partner_id = ${partnerId} AND m.id = due.id
+      RETURNING m.id, m.partner_id, m.endpoint_id, m.payload, m.attempts, m.created_at, m.rank, m.seq
     )
-    SELECT l.id, l.endpoint_id, l.payload, l.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+    SELECT l.id, l.partner_id, l.endpoint_id, l.payload, l.attempts, e.url, e.secret, e.previous_secret,
+           e.previous_secret_expires_at
     FROM leased l JOIN webhook_endpoints e ON e.id = l.endpoint_id
     ORDER BY l.created_at, l.rank, l.seq`;
 }
@@ -70,27 +105,29 @@ export function leaseDueMessages(now: Date, lease: Date, batchSize: number) {
 export async function recordAttempts(
   db: Kysely<DB>,
   attempts: Attempt[],
-  unsent: string[],
+  unsent: ReadonlyArray<{ id: string; partnerId: string }>,
   now: Date,
 ): Promise<void> {
   if (attempts.length === 0 && unsent.length === 0) return;
   const column = <T>(pick: (a: Attempt) => T) => attempts.map(pick);
+  // Every row named with its partner_id as well as its id (on Citus, the shard it lives on).
   await sql`
     WITH t AS (
-      SELECT * FROM unnest(${column((a) => a.id)}::text[], ${column((a) => a.at)}::timestamptz[],
+      SELECT * FROM unnest(${column((a) => a.id)}::text[], ${column((a) => a.partnerId)}::text[], ${column((a) => a.at)}::timestamptz[],
                            ${column((a) => a.outcome.statusCode)}::int[], ${column((a) => a.outcome.error)}::text[],
                            ${column((a) => a.outcome.durationMs)}::int[], ${column((a) => a.status)}::text[],
                            ${column((a) => a.attempts)}::int[], ${column((a) => a.error)}::text[],
                            ${column((a) => a.nextAttemptAt)}::timestamptz[], ${column((a) => a.deliveredAt)}::timestamptz[])
-             WITH ORDINALITY AS t(id, at, code, outcome_error, duration, status, attempts, error, next_at, delivered_at, n)
+             WITH ORDINALITY AS t(id, partner_id, at, code, outcome_error, duration, status, attempts, error, next_at, delivered_at, n)
     ), attempt AS (
-      INSERT INTO webhook_attempts (message_id, attempted_at, status_code, error, duration_ms)
-      SELECT id, at, code, outcome_error, duration FROM t ORDER BY n
+      INSERT INTO webhook_attempts (message_id, partner_id, attempted_at, status_code, error, duration_ms)
+      SELECT id, partner_id, at, code, outcome_error, duration FROM t ORDER BY n
     ), released AS (
       UPDATE webhook_messages m SET next_attempt_at = ${now}::timestamptz
-      WHERE m.id = ANY (${unsent}::text[]) AND m.status = 'PENDING'
+      FROM unnest(${unsent.map((u) => u.id)}::text[], ${unsent.map((u) => u.partnerId)}::text[]) AS u(id, partner_id)
+      WHERE m.partner_id = u.partner_id AND m.id = u.id AND m.status = 'PENDING'
     )
     UPDATE webhook_messages m SET status = t.status, attempts = t.attempts, last_error = t.error,
            next_attempt_at = t.next_at, delivered_at = t.delivered_at
-    FROM t WHERE m.id = t.id AND m.status = 'PENDING'`.execute(db);
+    FROM t WHERE m.partner_id = t.partner_id AND m.id = t.id AND m.status = 'PENDING'`.execute(db);
 }
