@@ -118,4 +118,22 @@ describe('webhook delivery with a backlog', () => {
     expect(scans.length).toBeGreaterThan(0);
     for (const scan of scans) expect(scan.rows, JSON.stringify(scans)).toBeLessThanOrEqual(ROUND);
   });
+
+  it("a disabled endpoint's backlog does not keep other partners' messages from a round", async () => {
+    const other = await setupMission(ctx, { missionKey: 'other', recurrence: 'DAILY' });
+    const endpoint = await registerEndpoint(ctx, other.partnerId, 'http://127.0.0.1:9/other', [
+      'mission.completed',
+    ]);
+    await sql`
+      INSERT INTO webhook_messages (id, endpoint_id, partner_id, event_type, rank, payload, status, next_attempt_at, created_at)
+      VALUES ('msg_other_1', ${endpoint.id}, ${other.partnerId}, 'mission.completed', 2, '{"type":"mission.completed"}',
+              'PENDING', ${ctx.clock.now()}::timestamptz, ${ctx.clock.now()}::timestamptz)`.execute(
+      ctx.database.db,
+    );
+    // The backlog (due a minute earlier) now waits for an endpoint that is switched off.
+    await sql`UPDATE webhook_endpoints SET enabled = false WHERE partner_id = ${partnerId}`.execute(
+      ctx.database.db,
+    );
+    expect((await lease(ROUND)).map((row) => row.id)).toEqual(['msg_other_1']);
+  });
 });

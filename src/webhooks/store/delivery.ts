@@ -63,13 +63,17 @@ export async function leaseDueMessages(
   );
 }
 
-/** The partners of the first `batchSize` due messages, earliest first (no lock). */
+/**
+ * The partners of the first `batchSize` due messages of enabled endpoints, earliest first (no lock):
+ * a disabled endpoint's backlog, which stays PENDING, must not fill the round and starve the others.
+ */
 export function duePartners(now: Date, batchSize: number) {
   return sql<{ partner_id: string }>`
     SELECT partner_id FROM (
-      SELECT partner_id, next_attempt_at FROM webhook_messages
-      WHERE status = 'PENDING' AND next_attempt_at <= ${now}::timestamptz
-      ORDER BY next_attempt_at, created_at, rank, seq
+      SELECT m.partner_id, m.next_attempt_at FROM webhook_messages m
+      JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
+      WHERE m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
+      ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
       LIMIT ${batchSize}
     ) due
     GROUP BY partner_id ORDER BY min(next_attempt_at), partner_id`;
