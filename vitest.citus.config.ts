@@ -33,6 +33,8 @@ export default defineConfig({
       'test/idempotency.concurrency.test.ts',
       // A key claimed in the completion's own statement, on the partner's shard (0043).
       'test/idempotency-in-statement.happy.test.ts',
+      // Replays, refusals and the purge of expired keys over the shards.
+      'test/idempotency.happy.test.ts',
       'test/rate-limits.security.test.ts',
       'test/expiry-purge.happy.test.ts',
       // The console's lists and reports, draws, the audit log (a budget's top-up among its
