@@ -572,6 +572,8 @@ export interface WebhookMessagesTable {
 export interface WebhookAttemptsTable {
   id: Generated<string>;
   message_id: string;
+  /** The message's partner (migration 0045): on Citus the shard both live on. */
+  partner_id: string;
   attempted_at: Timestamp;
   status_code: number | null;
   error: string | null;

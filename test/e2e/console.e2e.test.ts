@@ -386,6 +386,7 @@ describeUnless(needsChromium())('the operator console', () => {
       .insertInto('webhook_attempts')
       .values({
         message_id: 'msg_console_ko',
+        partner_id: setup.partnerId,
         attempted_at: at,
         status_code: 500,
         error: null,
