@@ -228,11 +228,12 @@ export const loadShedding = fp(
 
     // Whatever refused with 503 (load, a full queue, a database away) or 429: the client learns
     // when to come back. A limit that knows its own window has set the header already.
-    app.addHook('onSend', async (_request, reply) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       const status = reply.statusCode;
       if ((status === 503 || status === 429) && !reply.hasHeader('retry-after')) {
         reply.header('retry-after', String(config.retryAfterSeconds));
       }
+      done(null, payload);
     });
 
     // Start-up's own work (loading modules, compiling route schemas, the data folder) blocks the event

@@ -207,8 +207,17 @@ export const rateLimits = fp(
       if (state.count > max) refuse(reply, state.ttlMs, what, name);
     }
 
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.routeOptions.config?.limitedBy !== undefined) return;
+    // The partner and operator routes count in their scopes (partnerCall, below): for them this hook
+    // answers at once, without a promise.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.routeOptions.config?.limitedBy !== undefined) {
+        done();
+        return;
+      }
+      byAddressOrLogin(request, reply).then(() => done(), done);
+    });
+
+    async function byAddressOrLogin(request: FastifyRequest, reply: FastifyReply) {
       const route = `${request.method} ${request.routeOptions.url ?? ''}`;
       if (PROBES.has(route)) return;
       if (LOGIN_STARTS.has(route)) {
@@ -220,7 +229,7 @@ export const rateLimits = fp(
         return;
       }
       await check(request, reply, byAddress, 'requests from this address', 'per_address');
-    });
+    }
 
     app.decorate('limits', {
       async partnerCall(request, reply) {

@@ -199,16 +199,20 @@ export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<Ser
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   // A request that still arrives while shutting down (on a connection kept alive) is sent elsewhere.
-  app.addHook('onRequest', async (request, reply) => {
-    if (!closing) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!closing) {
+      done();
+      return;
+    }
     request.log.info('request refused: shutting down');
     const error = shuttingDown();
-    return reply.code(error.status).header('retry-after', '1').send(error.toBody());
+    reply.code(error.status).header('retry-after', '1').send(error.toBody());
   });
   registerErrorHandling(app);
   registerInputGuard(app);

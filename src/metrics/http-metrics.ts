@@ -70,7 +70,7 @@ export const httpMetrics = fp(
     app.decorate('databaseReadings', readings);
     app.addHook('onClose', async () => metrics.stop());
 
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       // Fastify builds routeOptions afresh on every read: read once.
       const routeOptions = request.routeOptions;
       const route = routeOptions.url ?? 'unmatched';
@@ -89,6 +89,7 @@ export const httpMetrics = fp(
       });
       metrics.httpDuration.observe({ route, method }, reply.elapsedTime / 1000);
       if (status === 401) metrics.authRefusals.inc({ scope: scopeOf(routeOptions.config?.limitedBy, route) });
+      done();
     });
 
     const token = config.metrics.token;
