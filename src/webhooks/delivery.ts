@@ -173,8 +173,7 @@ export async function runWebhookBatch(
       }),
     ),
   );
-  const partnerOf = new Map(rows.map((row) => [row.id, row.partner_id]));
-  const released = unsent.flat().map((id) => ({ id, partnerId: partnerOf.get(id) as string }));
+  const released = unsent.flat().map((m) => ({ id: m.id, partnerId: m.partner_id }));
   await recordAttempts(db, attempts, released, now);
   return rows.length;
 }
@@ -193,8 +192,8 @@ export function sequenceOf(message: { payload: unknown }): string {
 /**
  * Sends one endpoint's `messages` (in event order): up to `concurrency` at once, each only after
  * the earlier ones of its sequence have been answered, none started at or after `startBy` (a
- * monotonic time). With a concurrency of 1 that is event order, one at a time. Answers the ids of
- * the messages it did not start. If a send throws, starts nothing more and throws once the ones in
+ * monotonic time). With a concurrency of 1 that is event order, one at a time. Answers the
+ * messages it did not start. If a send throws, starts nothing more and throws once the ones in
  * flight are done (the round is then not recorded: its lease runs out and it is sent again).
  */
 async function sendInOrder(
@@ -202,15 +201,15 @@ async function sendInOrder(
   concurrency: number,
   startBy: number,
   send: (message: Leased) => Promise<void>,
-): Promise<string[]> {
+): Promise<Leased[]> {
   const waiting = [...messages];
-  const unsent: string[] = [];
+  const unsent: Leased[] = [];
   const running = new Set<string>();
   let failure: { error: unknown } | undefined;
   await new Promise<void>((resolve) => {
     const pump = () => {
       if (failure !== undefined) waiting.length = 0;
-      if (performance.now() >= startBy) unsent.push(...waiting.splice(0).map((m) => m.id));
+      if (performance.now() >= startBy) unsent.push(...waiting.splice(0));
       // A sequence with a message in flight, or one left waiting in this pass, is blocked.
       const blocked = new Set(running);
       for (let i = 0; i < waiting.length && running.size < concurrency;) {
