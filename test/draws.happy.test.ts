@@ -2,7 +2,14 @@
 // against the commitment and recompute the winners from the published tickets.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, partnerCall, setupMission, startTestApp } from './harness.ts';
+import {
+  createAccount,
+  createAsset,
+  createBudget,
+  partnerCall,
+  setupMission,
+  startTestApp,
+} from './harness.ts';
 import type { TestContext } from './harness.ts';
 import { runPayoutBatch, startPayoutWorker } from '../src/payout/worker.ts';
 
@@ -156,17 +163,8 @@ describe('lucky draw', () => {
   });
 
   it("draws over every partner's tickets of a shared budget (on Citus, locked partner by partner)", async () => {
-    const assetId = (
-      await ctx.admin('POST', '/admin/v1/reward-assets', { symbol: 'DUO', name: 'Shared', decimals: 0 })
-    ).json().id;
-    const shared = (
-      await ctx.admin('POST', '/admin/v1/budgets', {
-        type: 'LUCKY_DRAW',
-        assetId,
-        name: 'Shared draw',
-        total: '50',
-      })
-    ).json().id;
+    const assetId = await createAsset(ctx, { symbol: 'DUO', name: 'Shared', decimals: 0 });
+    const shared = await createBudget(ctx, assetId, '50', { type: 'LUCKY_DRAW', name: 'Shared draw' });
     const partners = [
       await setupMission(ctx, { missionKey: 'duo-a', recurrence: 'ONE_TIME' }),
       await setupMission(ctx, { missionKey: 'duo-b', recurrence: 'ONE_TIME' }),
@@ -204,9 +202,7 @@ describe('lucky draw', () => {
       await ctx.admin('GET', `/admin/v1/claims?budgetId=${shared}`)
     ).json().items;
     expect(claims.map((c) => c.partnerId).sort()).toEqual(
-      [partners[0], partners[0], partners[0], partners[1], partners[1], partners[1]]
-        .map((p) => p?.partnerId)
-        .sort(),
+      partners.flatMap((p) => [p.partnerId, p.partnerId, p.partnerId]).sort(),
     );
     expect(claims.every((c) => c.amount === '5')).toBe(true);
     expect((await ctx.admin('GET', `/admin/v1/budgets/${shared}`)).json()).toMatchObject({
