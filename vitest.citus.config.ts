@@ -15,6 +15,10 @@ export default defineConfig({
       'test/linking-journey.happy.test.ts',
       'test/dev-login.happy.test.ts',
       'test/sessions.security.test.ts',
+      // States, sessions and wallet challenges on shards of their own keys (0046): a state used
+      // once at the callback, a challenge used once when two binds race.
+      'test/login-callback.security.test.ts',
+      'test/me-wallet.security.test.ts',
       // Money exactly once: the flash crowd on one budget, the payout worker killed mid-batch,
       // retries, the chain outbox (nonces, leasing, confirmations) killed at every step.
       'test/rewards.concurrency.test.ts',

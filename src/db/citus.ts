@@ -8,7 +8,7 @@ import type { DB } from './schema.ts';
 export interface CitusLayout {
   /** Worker nodes holding shards (the coordinator not counted). */
   workers: number;
-  /** Tables distributed on partner_id. */
+  /** Tables sharded over the workers (on partner_id, or on their own key: docs/scaling.md). */
   distributedTables: number;
   /** Tables copied to every node. */
   referenceTables: number;

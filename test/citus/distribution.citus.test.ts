@@ -41,6 +41,13 @@ const PARTNER_TABLES = [
 // Distributed on another column whose value is the partner's id: a partner's idempotency keys are
 // scoped by the partner's id (0043).
 const PARTNER_COLUMN: Record<string, string> = { idempotency_keys: 'scope' };
+// Logins, sessions and wallet challenges (0046): each distributed on its own key, in a co-location
+// group of its own, found by that key alone.
+const OWN_KEY_TABLES: Record<string, string> = {
+  login_states: 'state_hash',
+  user_sessions: 'id_hash',
+  siwe_challenges: 'nonce',
+};
 const SHARED_TABLES = ['partners', 'reward_assets', 'chain_networks', 'admin_credentials', 'budgets'];
 
 describeUnless((await onCitus()) ? 'it checks plain PostgreSQL and PGlite, not a Citus cluster' : undefined)(
@@ -93,6 +100,12 @@ describeUnless(
       });
     }
     expect(new Set(PARTNER_TABLES.map((t) => byName.get(t)?.colocation)).size).toBe(1);
+    const partnerGroup = byName.get('mission_progress')?.colocation;
+    const ownGroups = Object.entries(OWN_KEY_TABLES).map(([table, column]) => {
+      expect(byName.get(table), table).toMatchObject({ method: 'h', column });
+      return byName.get(table)?.colocation;
+    });
+    expect(new Set([partnerGroup, ...ownGroups]).size).toBe(1 + ownGroups.length);
     for (const table of SHARED_TABLES) expect(byName.get(table), table).toMatchObject({ method: 'n' });
     expect(await citusLayout(ctx.database.db)).toEqual({
       workers: 2,
@@ -250,6 +263,12 @@ describeUnless(
           ORDER BY stripe LIMIT 1 FOR UPDATE SKIP LOCKED`,
       // A keyed request's key (0043, src/idempotency/store.ts findKey).
       sql`EXPLAIN SELECT state FROM idempotency_keys WHERE scope = ${setup.partnerId} AND key = 'k-1'`,
+      // A login's state at the callback, a session on every mission-page request, a wallet
+      // challenge used at the bind (0046, src/linking/store.ts, src/sessions/store.ts,
+      // src/chain/wallet-store.ts).
+      sql`EXPLAIN DELETE FROM login_states WHERE state_hash = 'h-1' RETURNING *`,
+      sql`EXPLAIN SELECT account_id, expires_at FROM user_sessions WHERE id_hash = 'h-1'`,
+      sql`EXPLAIN UPDATE siwe_challenges SET used_at = now() WHERE nonce = 'n-1' AND used_at IS NULL RETURNING nonce`,
     ];
     for (const plan of plans) {
       const { rows } = await plan.execute(ctx.database.db);
