@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupMission, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
+import { registerEndpoint } from './webhooks/endpoints.ts';
 import { runWebhookBatch } from '../src/webhooks/delivery.ts';
 
 let ctx: TestContext;
@@ -42,33 +43,18 @@ async function receiver(handle: (request: http.IncomingMessage, response: http.S
   };
 }
 
-let endpoints = 0;
-/** One endpoint at `url` with one due message for it; answers the message's id. */
+let messages = 0;
+/** One endpoint at `url` (registered as an operator would) with one due message for it; answers the message's id. */
 async function messageTo(url: string): Promise<string> {
-  endpoints += 1;
-  const id = `msg_fault_${endpoints}`;
+  messages += 1;
+  const id = `msg_fault_${messages}`;
   const now = ctx.clock.now();
-  await ctx.database.db
-    .insertInto('webhook_endpoints')
-    .values({
-      id: `whe_fault_${endpoints}`,
-      partner_id: partnerId,
-      url,
-      description: null,
-      events: ['user.linked'],
-      enabled: true,
-      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-      previous_secret: null,
-      previous_secret_expires_at: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  const endpoint = await registerEndpoint(ctx, partnerId, url, ['user.linked']);
   await ctx.database.db
     .insertInto('webhook_messages')
     .values({
       id,
-      endpoint_id: `whe_fault_${endpoints}`,
+      endpoint_id: endpoint.id,
       partner_id: partnerId,
       event_type: 'user.linked',
       rank: 1,

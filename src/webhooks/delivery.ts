@@ -185,18 +185,19 @@ export async function runWebhookBatch(
   // Measured on the monotonic clock: the round's real length is what the lease must cover.
   const startBy = performance.now() + roundMs;
   const attempts: Attempt[] = [];
-  const agent = options.agent ?? (rows.length > 0 ? deliveryAgent(options) : undefined);
+  // An Agent opens no connection until it sends: making one for a round with nothing to send is free.
+  const agent = options.agent ?? deliveryAgent(options);
   let unsent: Leased[][];
   try {
     unsent = await Promise.all(
       [...groupBy(rows, (row) => row.endpoint_id).values()].map((messages) =>
         sendInOrder(messages, concurrency, startBy, async (message) => {
-          attempts.push(await deliver(agent as Dispatcher, clock, message, options));
+          attempts.push(await deliver(agent, clock, message, options));
         }),
       ),
     );
   } finally {
-    if (agent !== options.agent) await agent?.close();
+    if (agent !== options.agent) await agent.close();
   }
   const released = unsent.flat().map((m) => ({ id: m.id, partnerId: m.partner_id }));
   await recordAttempts(db, attempts, released, now);
