@@ -98,7 +98,7 @@ export async function insertRefusedClaims(
   refused: ReadonlyArray<RefusalReason>,
 ): Promise<void> {
   const query = sql`
-      WITH ${claimsCtes(grantRows(grants, ids, refused), sql`true`)}
+      WITH ${claimsCtes(grantRows(grants, ids, refused), sql`true`, grants)}
       SELECT id FROM claim`;
   await trx.executeQuery(query.compile(trx));
 }

@@ -12,6 +12,7 @@ import { progressUpsertQuery, takenKeyCondition } from '../progress/service.ts';
 import { answeredClaimsInsert } from '../idempotency/claim-in-statement.ts';
 import { freeStripePick, stripeOwner } from '../budgets/reservations.ts';
 import { claimsCtes } from './grant-store.ts';
+import { mappingsOfBatch } from '../db/citus.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { missionCompletedEvents } from '../webhooks/store/events.ts';
 
@@ -22,24 +23,29 @@ export interface FixedRule {
   stripes: number;
 }
 
+/** A batch of FIXED-reward completions (see completionsInOneStatement). */
+export interface FixedCompletionsBatch {
+  reports: CompletionReport[];
+  rule: FixedRule;
+  amount: bigint;
+  home: number;
+  keyed: boolean;
+  claims: Parameters<typeof answeredClaimsInsert>[0];
+  written: CompletionReport[];
+  replaceTarget: boolean;
+}
+
 /**
  * Runs the batch's one statement (see completionsInOneStatement); answers its rows: with keys,
  * one per completed record ('up'), taken key ('key') and the stripe ('pick'); without, one per
  * completed record. No 'pick' row (without keys: no row) when no free stripe had room.
  */
-export async function writeFixedCompletions(
-  db: Kysely<DB>,
-  batch: {
-    reports: CompletionReport[];
-    rule: FixedRule;
-    amount: bigint;
-    home: number;
-    keyed: boolean;
-    claims: Parameters<typeof answeredClaimsInsert>[0];
-    written: CompletionReport[];
-    replaceTarget: boolean;
-  },
-) {
+export async function writeFixedCompletions(db: Kysely<DB>, batch: FixedCompletionsBatch) {
+  return (await db.executeQuery(fixedCompletionsStatement(db, batch))).rows;
+}
+
+/** The batch's one statement, compiled (test/citus/distribution.citus.test.ts reads its plan). */
+export function fixedCompletionsStatement(db: Kysely<DB>, batch: FixedCompletionsBatch) {
   const { reports, rule, amount, home, keyed, claims, written, replaceTarget } = batch;
   // Reports of one owner of stripes (completionsInOneStatement sees to it): the take is from its stripes.
   const owner = stripeOwner((reports[0] as CompletionReport).partnerId);
@@ -55,7 +61,7 @@ export async function writeFixedCompletions(
                 ${column((r) => r.periodKey)}::text[], ${column((r) => r.now.toISOString())}::timestamptz[],
                 ${column((r) => r.traceContext ?? null)}::text[])
          WITH ORDINALITY AS r(id, marker, partner_id, partner_uid, promotion_id, mission_id, period_key, at, trace_context, n)
-    LEFT JOIN user_mappings lm ON lm.partner_id = r.partner_id AND lm.partner_uid = r.partner_uid
+    LEFT JOIN ${mappingsOfBatch(reports)} lm ON lm.partner_id = r.partner_id AND lm.partner_uid = r.partner_uid
     WHERE r.marker IN (SELECT completed_by FROM up)`;
   const claimRows = sql`
     SELECT r.id, ${rule.budget_id}::text AS budget_id, ${rule.asset_id}::text AS asset_id, r.partner_id, r.partner_uid,
@@ -85,7 +91,7 @@ export async function writeFixedCompletions(
   }>`
     WITH ${freeStripePick(rule.budget_id, owner, rule.stripes, home, amount * BigInt(reports.length))}${keyCtes}, up AS (
       ${upsert}
-    ), done AS (${completed}), ${claimsCtes(claimRows, sql`true`)},
+    ), done AS (${completed}), ${claimsCtes(claimRows, sql`true`, reports)},
     ${webhookOutboxCte('completion_hooks', missionCompletedEvents(sql`done r`))},
     deferred AS (
       INSERT INTO deferred_rewards (id, kind, partner_id, partner_uid, promotion_id, source, source_id, period_key, budget_id, amount, completed_at)
@@ -100,6 +106,5 @@ export async function writeFixedCompletions(
       WHERE s.budget_id = ${rule.budget_id} AND s.partner_id = ${owner} AND s.stripe = pick.stripe AND EXISTS (SELECT 1 FROM claim WHERE claim.status <> 'REJECTED')
     )
     ${answer}`;
-  const name = keyed ? 'completions_fixed_keyed' : 'completions_fixed';
-  return (await db.executeQuery(prepared(name, query.compile(db)))).rows;
+  return prepared(keyed ? 'completions_fixed_keyed' : 'completions_fixed', query.compile(db));
 }

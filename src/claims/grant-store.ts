@@ -8,7 +8,7 @@ import type { CapUsageTable, DB } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
 import { stripeOwner, takeFromOneFreeStripe } from '../budgets/reservations.ts';
-import { stripesPerPartner } from '../db/citus.ts';
+import { mappingsOfBatch, partnerIn, stripesPerPartner } from '../db/citus.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { claimEvents } from '../webhooks/store/events.ts';
 
@@ -61,7 +61,7 @@ export async function deferUnlinkedGrants(
     ), facts AS (
       SELECT i.*, m.account_id, w.address, c.per_account_per_day::text AS per_account, c.per_partner_per_day::text AS per_partner
       FROM input i
-      LEFT JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
+      LEFT JOIN ${mappingsOfBatch(grants)} m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
       LEFT JOIN user_wallets w ON w.account_id = m.account_id
       LEFT JOIN budget_caps c ON c.budget_id = i.budget_id
     ), deferred AS (
@@ -134,7 +134,7 @@ export async function insertClaims(
   refused: ReadonlyArray<RefusalReason | null>,
 ): Promise<Array<{ id: string; status: ClaimStatus }>> {
   const query = sql<{ id: string; status: ClaimStatus }>`
-      WITH ${claimsCtes(grantRows(grants, ids, refused), sql`true`)}
+      WITH ${claimsCtes(grantRows(grants, ids, refused), sql`true`, grants)}
       SELECT id, status FROM claim`;
   return (await trx.executeQuery(prepared('claims_grant', query.compile(trx)))).rows;
 }
@@ -162,6 +162,7 @@ export async function claimFromOneFreeStripeRows(
              grants.map(() => null),
            ),
            sql`EXISTS (SELECT 1 FROM take)`,
+           grants,
          )}
     SELECT t.stripe, c.id, c.status FROM take t LEFT JOIN claim c ON true`;
   return (await trx.executeQuery(prepared('claims_grant_one_stripe', query.compile(trx)))).rows;
@@ -202,12 +203,13 @@ export function grantRows(
  * index (the join, there, was planned over all of the partner's claims: 3,342 completions/s fell
  * to 858 in the flash crowd bench, docs/scaling.md).
  */
-function alreadyRewardedCte(): RawBuilder<unknown> {
+function alreadyRewardedCte(users: BatchUsers): RawBuilder<unknown> {
   if (stripesPerPartner())
     return sql`seen AS (
       SELECT DISTINCT i.n FROM input i
-      JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
-      JOIN claims o ON o.partner_id = m.partner_id AND o.account_id = m.account_id AND o.source = i.source
+      JOIN ${mappingsOfBatch(users)} m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
+      JOIN claims o ON o.partner_id = m.partner_id AND ${partnerIn(sql.ref('o.partner_id'), users)}
+                   AND o.account_id = m.account_id AND o.source = i.source
                    AND o.source_id = i.source_id AND o.period_key = i.period_key AND o.status <> 'REJECTED'
                    AND o.partner_uid <> i.partner_uid
     )`;
@@ -221,10 +223,13 @@ function alreadyRewardedCte(): RawBuilder<unknown> {
     )`;
 }
 
-export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown>) {
+/** The partner users of a batch's rows (for the joins Citus prunes by: mappingsOfBatch). */
+type BatchUsers = ReadonlyArray<{ partnerId: string; partnerUid: string }>;
+
+export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown>, users: BatchUsers) {
   return sql`
     input AS (${rows}),
-    ${alreadyRewardedCte()}, claim AS (
+    ${alreadyRewardedCte(users)}, claim AS (
       INSERT INTO claims (id, budget_id, asset_id, partner_id, partner_uid, account_id, promotion_id, source, source_id,
                           period_key, amount, status, reason, next_attempt_at, created_at, updated_at, completed_before_link, trace_context)
       SELECT i.id, i.budget_id, i.asset_id, i.partner_id, i.partner_uid, m.account_id, i.promotion_id, i.source, i.source_id,
@@ -234,7 +239,7 @@ export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown
       -- 15 and 16) refuses a condition on no table beside an outer join to a distributed table
       -- (docs/scaling.md "On Citus").
       FROM (SELECT * FROM input WHERE ${onlyIf} OFFSET 0) i
-      LEFT JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
+      LEFT JOIN ${mappingsOfBatch(users)} m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
       LEFT JOIN seen ON seen.n = i.n
       CROSS JOIN LATERAL (SELECT coalesce(i.refused, CASE WHEN seen.n IS NOT NULL THEN 'ALREADY_REWARDED' END) AS refused) r
       CROSS JOIN LATERAL (SELECT CASE WHEN r.refused IS NOT NULL THEN 'REJECTED'

@@ -8,7 +8,7 @@ import type { DB, RewardRulesTable, StreakRewardsTable } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
 import { newId } from '../domain/ids.ts';
-import { lockPartnerByPartner } from '../db/citus.ts';
+import { lockPartnerByPartner, mappingsOfBatch, partnerIn } from '../db/citus.ts';
 
 // --- Reward rules ---
 
@@ -142,6 +142,11 @@ export interface TicketGrant {
  * have not linked are deferred.
  */
 export async function insertTickets(trx: Transaction<DB>, tickets: readonly TicketGrant[]): Promise<void> {
+  await trx.executeQuery(ticketsStatement(trx, tickets));
+}
+
+/** insertTickets' statement, compiled (test/citus/distribution.citus.test.ts reads its plan). */
+export function ticketsStatement(db: Kysely<DB>, tickets: readonly TicketGrant[]) {
   const column = <T>(pick: (t: TicketGrant) => T) => tickets.map(pick);
   const query = sql`
     WITH input AS (
@@ -149,17 +154,23 @@ export async function insertTickets(trx: Transaction<DB>, tickets: readonly Tick
                            ${column((t) => t.promotionId)}::text[], ${column((t) => t.missionId)}::text[], ${column((t) => t.budgetId)}::text[],
                            ${column((t) => t.periodKey)}::text[], ${column((t) => t.now.toISOString())}::timestamptz[])
              AS i(id, partner_id, partner_uid, promotion_id, mission_id, budget_id, period_key, at)
+    ), has_one AS (
+      -- One ticket per person: the account already holds this period's ticket through another
+      -- partnerUid it was linked through before (docs/rewards.md). A mission belongs to one partner,
+      -- so that ticket is on the same partner (and shard). Joins on keys, not EXISTS: Citus plans no
+      -- correlated sub-query over a function's rows; an inner join, with the partners as constants,
+      -- which Citus runs on their shards alone (an outer join read the whole table: docs/scaling.md
+      -- "On Citus").
+      SELECT DISTINCT i.id FROM input i
+      JOIN ${mappingsOfBatch(tickets)} m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
+      JOIN tickets o ON o.partner_id = m.partner_id AND ${partnerIn(sql.ref('o.partner_id'), tickets)}
+        AND o.account_id = m.account_id AND o.mission_id = i.mission_id AND o.period_key = i.period_key
+        AND o.partner_uid <> i.partner_uid
     ), facts AS (
-      -- Joins on keys, not EXISTS: Citus plans no correlated sub-query over a function's rows
-      -- (docs/scaling.md "On Citus"). One ticket per person: the account already holds this period's
-      -- ticket through another partnerUid it was linked through before (docs/rewards.md). A mission
-      -- belongs to one partner, so that ticket is on the same partner (and shard). Several such
-      -- tickets repeat the input row, but only as rows that issue nothing.
-      SELECT i.*, m.account_id, m.account_id IS NOT NULL AS linked, o.id IS NOT NULL AS person_has_one
+      SELECT i.*, m.account_id, m.account_id IS NOT NULL AS linked, h.id IS NOT NULL AS person_has_one
       FROM input i
-      LEFT JOIN user_mappings m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
-      LEFT JOIN tickets o ON o.partner_id = i.partner_id AND o.account_id = m.account_id
-        AND o.mission_id = i.mission_id AND o.period_key = i.period_key AND o.partner_uid <> i.partner_uid
+      LEFT JOIN ${mappingsOfBatch(tickets)} m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
+      LEFT JOIN has_one h ON h.id = i.id
     ), issued AS (
       INSERT INTO tickets (id, partner_id, partner_uid, account_id, mission_id, budget_id, period_key, status, created_at)
       SELECT id, partner_id, partner_uid, account_id, mission_id, budget_id, period_key, 'RECEIVED', at FROM facts
@@ -171,7 +182,7 @@ export async function insertTickets(trx: Transaction<DB>, tickets: readonly Tick
     SELECT id, 'TICKET', partner_id, partner_uid, promotion_id, 'MISSION', mission_id, period_key, budget_id, NULL, at FROM facts WHERE NOT linked
     ORDER BY partner_id, partner_uid, mission_id, period_key
     ON CONFLICT DO NOTHING`;
-  await trx.executeQuery(prepared('tickets_grant', query.compile(trx)));
+  return prepared('tickets_grant', query.compile(db));
 }
 
 // --- Expiry ---

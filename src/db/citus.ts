@@ -2,7 +2,7 @@
 // database (the coordinator) has the citus extension. Nothing is configured: the migrations read the
 // same fact (0032_citus_distribution.sql) and distribute the tables; the service only reports it.
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { DB } from './schema.ts';
 
 export interface CitusLayout {
@@ -54,6 +54,42 @@ export function useStripesPerPartner(on: boolean): void {
 /** Whether a partner's completions take from its own stripes (true on Citus). */
 export function stripesPerPartner(): boolean {
   return perPartnerStripes;
+}
+
+/** Whether this process's database is a Citus coordinator (statements shaped for its planner). */
+export function onCitusCoordinator(): boolean {
+  return perPartnerStripes;
+}
+
+/**
+ * `user_mappings` for a join from a batch's rows (a function's rows or a CTE's). On Citus, only the
+ * batch's users' rows, named by constants: Citus prunes shards only by a constant on the
+ * distribution column, and plans a distributed table on the inner side of an outer join from such
+ * rows as a sub-plan of its own, which without these conditions read the whole table on every shard
+ * and sent it to the coordinator, at every completion (docs/scaling.md "Where the crowd's cost
+ * went"). Elsewhere the table itself: PostgreSQL joins on its primary key.
+ */
+export function mappingsOfBatch(
+  users: ReadonlyArray<{ partnerId: string; partnerUid: string }>,
+): RawBuilder<unknown> {
+  if (!perPartnerStripes) return sql`user_mappings`;
+  return sql`(SELECT * FROM user_mappings WHERE ${partnerIn(sql.ref('partner_id'), users)}
+                AND partner_uid = ANY(${users.map((u) => u.partnerUid)}::text[]))`;
+}
+
+/**
+ * `column` is one of the partners of a batch's rows, as a condition Citus prunes shards by (see
+ * mappingsOfBatch). One partner (a completion's batch always) is an equality, not `= ANY`: beside
+ * the join's own equality on the column, PostgreSQL then knows the join's side is that constant,
+ * where `= ANY` made it guess a handful of rows for the partner and walk all its mappings by the
+ * wrong index (1.1-1.7 s a statement, seen with auto_explain on a worker).
+ */
+export function partnerIn(
+  column: RawBuilder<unknown> | ReturnType<typeof sql.ref>,
+  rows: ReadonlyArray<{ partnerId: string }>,
+) {
+  const partners = [...new Set(rows.map((r) => r.partnerId))];
+  return partners.length === 1 ? sql`${column} = ${partners[0]}` : sql`${column} = ANY(${partners}::text[])`;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { DB, LoginStatesTable, MappingTokensTable } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
+import { mappingsOfBatch } from '../db/citus.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { userLinkEvents } from '../webhooks/store/events.ts';
 
@@ -14,15 +15,20 @@ export interface PartnerUser {
 
 /** Which of these partner users are linked: one statement for any number of them. */
 export async function linkedAmong(db: Kysely<DB>, users: readonly PartnerUser[]): Promise<boolean[]> {
+  const result = await db.executeQuery(linkedAmongStatement(db, users));
+  const linked = new Set(result.rows.map((r) => r.n));
+  return users.map((_, i) => linked.has(i + 1));
+}
+
+/** linkedAmong's statement, compiled (test/citus/distribution.citus.test.ts reads its plan). */
+export function linkedAmongStatement(db: Kysely<DB>, users: readonly PartnerUser[]) {
   const query = sql<{ n: number }>`
     SELECT q.n::int AS n
     FROM unnest(${users.map((u) => u.partnerId)}::text[], ${users.map((u) => u.partnerUid)}::text[]) WITH ORDINALITY AS q(partner_id, partner_uid, n)
     -- A join on the primary key (at most one row each), not EXISTS: Citus plans no correlated
     -- sub-query over a function's rows (docs/scaling.md "On Citus").
-    JOIN user_mappings m ON m.partner_id = q.partner_id AND m.partner_uid = q.partner_uid`;
-  const result = await db.executeQuery(prepared('linked_among', query.compile(db)));
-  const linked = new Set(result.rows.map((r) => r.n));
-  return users.map((_, i) => linked.has(i + 1));
+    JOIN ${mappingsOfBatch(users)} m ON m.partner_id = q.partner_id AND m.partner_uid = q.partner_uid`;
+  return prepared('linked_among', query.compile(db));
 }
 
 export async function findAccountWithMappings(db: Kysely<DB>, accountId: string) {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import type { DB, PromotionStatus, RecurrenceType } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
+import { onCitusCoordinator } from '../db/citus.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { answeredClaimsInsert, claimsOfBatch, takenClaims } from '../idempotency/claim-in-statement.ts';
 import type { AnsweredClaim } from '../idempotency/claim-in-statement.ts';
@@ -105,15 +106,43 @@ export function progressUpsertQuery(
                   ${column((r) => r.now.toISOString())}::timestamptz[]${keyColumns})
            AS r(partner_id, partner_uid, mission_id, period_key, completed, target, current, marker, at${keyNames})
       WHERE ${onlyIf}
-      ON CONFLICT (partner_id, partner_uid, mission_id, period_key) DO UPDATE SET
+      ${progressOnConflict(replaceTarget)}
+      RETURNING completed_by, partner_id, partner_uid, mission_id, period_key, completed_at`;
+}
+
+/** What a report does to a stored record: `completed` sticky, the first completion kept (upsertProgressBatch). */
+function progressOnConflict(replaceTarget: boolean) {
+  return sql`ON CONFLICT (partner_id, partner_uid, mission_id, period_key) DO UPDATE SET
         completed = p.completed OR excluded.completed,
         completed_at = coalesce(p.completed_at, excluded.completed_at),
         completed_by = coalesce(p.completed_by, excluded.completed_by),
         target = CASE WHEN ${replaceTarget}::boolean THEN excluded.target ELSE p.target END,
         current = coalesce(excluded.current, p.current),
         report_count = p.report_count + 1,
-        updated_at = excluded.updated_at
-      RETURNING completed_by, partner_id, partner_uid, mission_id, period_key, completed_at`;
+        updated_at = excluded.updated_at`;
+}
+
+/**
+ * The progress-only statement on Citus: the same upsert as one multi-row `INSERT ... VALUES`, which
+ * Citus routes to the shards of the rows' partners (one, for a partner's batch), where an `INSERT
+ * ... SELECT` from the batch's arrays is always planned through the coordinator, and a CTE is a
+ * sub-plan of its own (docs/scaling.md "Where the crowd's cost went"). Not a named prepared
+ * statement: its text varies with the batch's size.
+ */
+export function progressValuesUpsert(reports: readonly ProgressReport[], replaceTarget: boolean) {
+  const rows = [...reports].sort((a, b) => (progressKey(a) < progressKey(b) ? -1 : 1));
+  const values = rows.map((r) => {
+    const at = r.now.toISOString();
+    return sql`(${r.partnerId}, ${r.partnerUid}, ${r.missionId}, ${r.periodKey}, ${r.completed}::boolean,
+                ${r.target ?? r.defaultTarget}::bigint, ${r.current}::bigint, ${r.completed ? at : null}::timestamptz,
+                ${r.completed ? r.completionMarker : null}::text, ${at}::timestamptz, ${at}::timestamptz)`;
+  });
+  return sql<{ completed_by: string | null }>`
+      INSERT INTO mission_progress AS p (partner_id, partner_uid, mission_id, period_key, completed, target, current,
+                                         completed_at, completed_by, created_at, updated_at)
+      VALUES ${sql.join(values)}
+      ${progressOnConflict(replaceTarget)}
+      RETURNING completed_by`;
 }
 
 /**
@@ -173,7 +202,10 @@ export async function upsertProgressBatch(
       : hooks === undefined
         ? progressOnlyStatement(upsert)
         : sql<{ completed_by: string | null }>`WITH up AS (${upsert}), ${hooks} SELECT completed_by FROM up`;
-    const result = await db.executeQuery(prepared(name, query.compile(db)));
+    const result =
+      !keyed && hooks === undefined && onCitusCoordinator()
+        ? await db.executeQuery(progressValuesUpsert(rows, replaceTarget).compile(db))
+        : await db.executeQuery(prepared(name, query.compile(db)));
     const out = result.rows as Array<{
       completed_by: string | null;
       scope?: string | null;

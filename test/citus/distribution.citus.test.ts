@@ -4,7 +4,7 @@
 // shard is placed on; the hot statements are routed to one shard. Needs DATABASE_URL naming a
 // Citus coordinator with two workers (.ci/citus.sh); skipped with its reason elsewhere.
 import pg from 'pg';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAccount, partnerCall, setupMission, startTestApp } from '../harness.ts';
 import type { MissionSetup, TestContext } from '../harness.ts';
@@ -13,6 +13,9 @@ import { citusLayout } from '../../src/db/citus.ts';
 import { describeUnless } from '../requirements.ts';
 import { runPayoutBatch } from '../../src/payout/worker.ts';
 import { ledgerProvider } from '../../src/payout/ledger.ts';
+import { fixedCompletionsStatement } from '../../src/claims/fixed-completions-store.ts';
+import { linkedAmongStatement } from '../../src/linking/store.ts';
+import { progressValuesUpsert } from '../../src/progress/store.ts';
 
 const PARTNER_TABLES = [
   'mission_progress',
@@ -274,6 +277,66 @@ describeUnless(
       const { rows } = await plan.execute(ctx.database.db);
       const text = rows.map((row) => Object.values(row as Record<string, string>)[0]).join('\n');
       expect(text).toContain('Task Count: 1');
+    }
+  });
+
+  it('reads one shard in the batch statements of link checks, progress and completions', async () => {
+    // Their rows come from the batch's arrays: Citus prunes shards only by constants on partner_id,
+    // and without them read every shard and sent the whole user_mappings table of a LEFT JOIN's
+    // inner side to the coordinator at every batch (docs/scaling.md "Where the crowd's cost went").
+    const db = ctx.database.db;
+    const now = new Date();
+    const users = ['u-1', 'u-2', 'u-3'].map((partnerUid) => ({ partnerId: setup.partnerId, partnerUid }));
+    const reports = users.map((user, i) => ({
+      ...user,
+      missionId: setup.missionId,
+      periodKey: '2026-11-28',
+      completed: true,
+      target: null,
+      defaultTarget: null,
+      current: null,
+      now,
+      completionMarker: `marker-${i}`,
+      promotionId: setup.promotionId,
+      groupId: setup.groupId,
+    }));
+    const statements = {
+      'link check': linkedAmongStatement(db, users),
+      'FIXED completions': fixedCompletionsStatement(db, {
+        reports,
+        rule: { budget_id: 'bud_x', asset_id: 'ast_x', stripes: 4 },
+        amount: 10n ** 18n,
+        home: 0,
+        keyed: false,
+        claims: [],
+        written: reports,
+        replaceTarget: false,
+      }),
+    };
+    const progressOnly = progressValuesUpsert(
+      reports.map((r) => ({ ...r, completed: false })),
+      false,
+    ).compile(db);
+    const { rows: progressPlan } = await db.executeQuery(
+      CompiledQuery.raw(`EXPLAIN ${progressOnly.sql}`, [...progressOnly.parameters]),
+    );
+    // Progress without completions: one routed statement, no sub-plan through the coordinator.
+    const progressText = progressPlan
+      .map((row) => Object.values(row as Record<string, string>)[0])
+      .join('\n');
+    expect(progressText).toContain('Task Count: 1');
+    expect(progressText).not.toContain('Subplan');
+    for (const [name, statement] of Object.entries(statements)) {
+      const { rows } = await db.executeQuery(
+        CompiledQuery.raw(`EXPLAIN ${statement.sql}`, [...statement.parameters]),
+      );
+      const plan = rows.map((row) => Object.values(row as Record<string, string>)[0]).join('\n');
+      const taskCounts = [...plan.matchAll(/Task Count: (\d+)/g)].map((match) => Number(match[1]));
+      expect(taskCounts.length, name).toBeGreaterThan(0);
+      expect(
+        taskCounts.every((count) => count === 1),
+        `${name}: ${taskCounts.join(', ')}`,
+      ).toBe(true);
     }
   });
 });
