@@ -3,7 +3,7 @@
 // reads the caps, the cap counters' lock and update, the claims' insert (alone, or with the take
 // from one free stripe), and the fragments (grantRows, claimsCtes) other claim statements compose.
 import { sql } from 'kysely';
-import type { RawBuilder, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { CapUsageTable, DB } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
@@ -45,6 +45,15 @@ export async function deferUnlinkedGrants(
   grants: readonly Grant[],
   ids: readonly string[],
 ) {
+  return (await trx.executeQuery(deferUnlinkedGrantsStatement(trx, grants, ids))).rows;
+}
+
+/** deferUnlinkedGrants' statement, compiled (test/citus/distribution.citus.test.ts reads its plan). */
+export function deferUnlinkedGrantsStatement(
+  db: Kysely<DB>,
+  grants: readonly Grant[],
+  ids: readonly string[],
+) {
   const column = <T>(pick: (g: Grant) => T) => grants.map(pick);
   const query = sql<{
     account_id: string | null;
@@ -72,8 +81,7 @@ export async function deferUnlinkedGrants(
       ON CONFLICT DO NOTHING
     )
     SELECT account_id, address, per_account, per_partner FROM facts ORDER BY n`;
-  const rows = (await trx.executeQuery(prepared('claims_defer_unlinked', query.compile(trx)))).rows;
-  return rows;
+  return prepared('claims_defer_unlinked', query.compile(db));
 }
 
 /**

@@ -16,6 +16,7 @@ import { ledgerProvider } from '../../src/payout/ledger.ts';
 import { fixedCompletionsStatement } from '../../src/claims/fixed-completions-store.ts';
 import { linkedAmongStatement } from '../../src/linking/store.ts';
 import { progressValuesUpsert } from '../../src/progress/store.ts';
+import { deferUnlinkedGrantsStatement } from '../../src/claims/grant-store.ts';
 
 const PARTNER_TABLES = [
   'mission_progress',
@@ -312,6 +313,20 @@ describeUnless(
         written: reports,
         replaceTarget: false,
       }),
+      'grants of users who may not have linked': deferUnlinkedGrantsStatement(
+        db,
+        users.map((user) => ({
+          ...user,
+          budget: { id: 'bud_x', asset_id: 'ast_x', stripes: 4 },
+          amount: 10n ** 18n,
+          promotionId: setup.promotionId,
+          source: 'MISSION' as const,
+          sourceId: setup.missionId,
+          periodKey: '2026-11-28',
+          now,
+        })),
+        ['clm_1', 'clm_2', 'clm_3'],
+      ),
     };
     const progressOnly = progressValuesUpsert(
       reports.map((r) => ({ ...r, completed: false })),
