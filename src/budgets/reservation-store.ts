@@ -35,14 +35,23 @@ export function freeStripePick(
   home: number,
   atLeast: bigint,
 ): RawBuilder<unknown> {
+  return sql`pick AS (${freeStripeLock(budgetId, owner, stripes, home, atLeast)})`;
+}
+
+/** freeStripePick's SELECT alone (a statement of its own: on Citus one shard's, routed). */
+export function freeStripeLock(
+  budgetId: string,
+  owner: string,
+  stripes: number,
+  home: number,
+  atLeast: bigint,
+): RawBuilder<{ stripe: number; remaining: string }> {
   return sql`
-    pick AS (
       SELECT stripe, remaining FROM budget_stripes
       WHERE budget_id = ${budgetId} AND partner_id = ${owner} AND remaining >= ${atLeast.toString()}::numeric
       ORDER BY (stripe - ${home}::int + ${stripes}::int) % ${stripes}::int
       LIMIT 1
-      FOR UPDATE SKIP LOCKED
-    )`;
+      FOR UPDATE SKIP LOCKED`;
 }
 
 /**

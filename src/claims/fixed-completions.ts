@@ -11,6 +11,8 @@ import { claimsOfBatch, takenClaims } from '../idempotency/claim-in-statement.ts
 import { homeStripe } from '../domain/stripes.ts';
 import type { CompletionContextOf } from './completion.ts';
 import { writeFixedCompletions } from './fixed-completions-store.ts';
+import { writeFixedCompletionsRouted } from './fixed-completions-routed.ts';
+import { onCitusCoordinator } from '../db/citus.ts';
 import { stripeOwner } from '../budgets/reservations.ts';
 
 /** The rule a completion pays when it is one FIXED amount and nothing else; null: pays nothing; undefined: neither. */
@@ -58,16 +60,13 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
     const amount = BigInt(rule.amount as string);
     const first = reports[0] as CompletionReport;
     const home = homeStripe(`${first.partnerId}:${first.partnerUid}`, rule.stripes);
-    const rows = await writeFixedCompletions(db, {
-      reports,
-      rule,
-      amount,
-      home,
-      keyed,
-      claims,
-      written,
-      replaceTarget,
-    });
+    const batch = { reports, rule, amount, home, keyed, claims, written, replaceTarget };
+    // On Citus an unkeyed batch goes as routed statements (fixed-completions-routed.ts).
+    if (!keyed && onCitusCoordinator()) {
+      const stored = await writeFixedCompletionsRouted(db, batch);
+      return stored && reports.map((r) => ({ newlyCompleted: stored.has(r.completionMarker) }));
+    }
+    const rows = await writeFixedCompletions(db, batch);
     // No free stripe had room for the batch: nothing was written.
     if (keyed ? !rows.some((r) => r.kind === 'pick') : rows.length === 0) return undefined;
     const winners = new Set(rows.map((r) => r.completed_by));

@@ -265,16 +265,25 @@ export function claimsCtes(rows: RawBuilder<unknown>, onlyIf: RawBuilder<unknown
       ) AS e(n, from_status, to_status, reason)
       WHERE e.n = 1 OR claim.status = 'REQUESTED'
       ORDER BY claim.id, e.n
-    ), ${webhookOutboxCte(
-      'claim_hooks',
-      claimEvents(
-        sql`(SELECT claim.*, e.status AS moved_to FROM claim CROSS JOIN LATERAL (VALUES
-               (1, CASE WHEN claim.status = 'REQUESTED' THEN 'RESERVED' ELSE claim.status END), (2, 'REQUESTED')
-             ) AS e(n, status) WHERE e.n = 1 OR claim.status = 'REQUESTED' ORDER BY claim.id, e.n) c`,
-        sql`c.moved_to`,
-        sql`c.created_at`,
-      ),
-    )}`;
+    ), ${newClaimsHooksCte()}`;
+}
+
+/**
+ * The CTE `claim_hooks`: the webhook messages of new claims (rows of the CTE `claim`: id, status,
+ * reason, created_at, partner_id, partner_uid, asset_id, amount, source, source_id, period_key),
+ * one event per history row claimsCtes writes (RESERVED, then REQUESTED for a linked user's claim).
+ */
+export function newClaimsHooksCte(): RawBuilder<unknown> {
+  return webhookOutboxCte(
+    'claim_hooks',
+    claimEvents(
+      sql`(SELECT claim.*, e.status AS moved_to FROM claim CROSS JOIN LATERAL (VALUES
+             (1, CASE WHEN claim.status = 'REQUESTED' THEN 'RESERVED' ELSE claim.status END), (2, 'REQUESTED')
+           ) AS e(n, status) WHERE e.n = 1 OR claim.status = 'REQUESTED' ORDER BY claim.id, e.n) c`,
+      sql`c.moved_to`,
+      sql`c.created_at`,
+    ),
+  );
 }
 
 /** The savepoint before grantClaims tries the claims and the take in one statement. */
