@@ -11,7 +11,7 @@ import { claimsOfBatch, takenClaims } from '../idempotency/claim-in-statement.ts
 import { homeStripe } from '../domain/stripes.ts';
 import type { CompletionContextOf } from './completion.ts';
 import { writeFixedCompletions } from './fixed-completions-store.ts';
-import { writeFixedCompletionsRouted } from './fixed-completions-routed.ts';
+import { writeFixedCompletionsRouted } from './fixed-completions-routed-store.ts';
 import { onCitusCoordinator } from '../db/citus.ts';
 import { stripeOwner } from '../budgets/reservations.ts';
 
@@ -61,7 +61,7 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
     const first = reports[0] as CompletionReport;
     const home = homeStripe(`${first.partnerId}:${first.partnerUid}`, rule.stripes);
     const batch = { reports, rule, amount, home, keyed, claims, written, replaceTarget };
-    // On Citus an unkeyed batch goes as routed statements (fixed-completions-routed.ts).
+    // On Citus an unkeyed batch goes as routed statements (fixed-completions-routed-store.ts).
     if (!keyed && onCitusCoordinator()) {
       const stored = await writeFixedCompletionsRouted(db, batch);
       return stored && reports.map((r) => ({ newlyCompleted: stored.has(r.completionMarker) }));

@@ -201,10 +201,12 @@ export async function achieve(
 export type Achiever = ReturnType<typeof createAchiever>;
 
 // The catalog lookup of achieve (cached by the composition root) and the progress upsert that the
-// FIXED-reward fast path (claims/fixed-completions.ts) writes in its one statement.
+// FIXED-reward fast path (claims/fixed-completions.ts) writes in its one statement, or on Citus as
+// its own routed statement (progressValuesUpsert).
 export {
   findMissionForAchieve,
   progressUpsertQuery,
+  progressValuesUpsert,
   takenKeyCondition,
   upsertProgressBatch,
 } from './store.ts';

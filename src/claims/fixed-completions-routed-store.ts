@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { ClaimEventsTable, DB } from '../db/schema.ts';
 import type { CompletionReport } from '../progress/service.ts';
-import { progressValuesUpsert } from '../progress/store.ts';
+import { progressValuesUpsert } from '../progress/service.ts';
 import { freeStripeLock } from '../budgets/reservations.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { missionCompletedEvents } from '../webhooks/store/events.ts';
