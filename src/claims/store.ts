@@ -145,8 +145,8 @@ export async function insertTickets(trx: Transaction<DB>, tickets: readonly Tick
   await trx.executeQuery(ticketsStatement(trx, tickets));
 }
 
-/** insertTickets' statement, compiled (test/citus/distribution.citus.test.ts reads its plan). */
-export function ticketsStatement(db: Kysely<DB>, tickets: readonly TicketGrant[]) {
+/** insertTickets' statement, compiled. */
+function ticketsStatement(db: Kysely<DB>, tickets: readonly TicketGrant[]) {
   const column = <T>(pick: (t: TicketGrant) => T) => tickets.map(pick);
   const query = sql`
     WITH input AS (
