@@ -55,6 +55,26 @@ export function freeStripeLock(
 }
 
 /**
+ * Takes `amount` from a stripe this transaction has locked (freeStripeLock, with room for it): one
+ * statement naming the owner, so on Citus one shard's, routed. CHECK (remaining >= 0) still guards it.
+ */
+export async function takeFromStripe(
+  trx: Transaction<DB>,
+  budgetId: string,
+  owner: string,
+  stripe: number,
+  amount: bigint,
+): Promise<void> {
+  await trx
+    .updateTable('budget_stripes')
+    .set({ remaining: sql`remaining - ${amount.toString()}::numeric` })
+    .where('budget_id', '=', budgetId)
+    .where('partner_id', '=', owner)
+    .where('stripe', '=', stripe)
+    .execute();
+}
+
+/**
  * One statement: lock a stripe of the owner's nobody holds that has room for `amount`, and take up
  * to `wanted` whole amounts from it. Answers how many it took (0: no free stripe has room). The
  * stripe's value is read under the lock that the same statement then updates under; the update

@@ -26,7 +26,12 @@ import {
 } from './reservation-store.ts';
 
 // The CTE fragments a caller composes into its own statement (claims' grants and fixed completions).
-export { freeStripeLock, freeStripePick, takeFromOneFreeStripe } from './reservation-store.ts';
+export {
+  freeStripeLock,
+  freeStripePick,
+  takeFromOneFreeStripe,
+  takeFromStripe,
+} from './reservation-store.ts';
 
 export { POOL } from './reservation-store.ts';
 

@@ -285,13 +285,3 @@ export function newClaimsHooksCte(): RawBuilder<unknown> {
     ),
   );
 }
-
-/** The savepoint before grantClaims tries the claims and the take in one statement. */
-export async function savepointClaimInOneStatement(trx: Transaction<DB>): Promise<void> {
-  await sql`savepoint claim_in_one_statement`.execute(trx);
-}
-
-/** Undoes that try when it took nothing (on Citus it still locked the claims' reference shards). */
-export async function rollbackClaimInOneStatement(trx: Transaction<DB>): Promise<void> {
-  await sql`rollback to savepoint claim_in_one_statement`.execute(trx);
-}

@@ -13,10 +13,14 @@ import {
   deferUnlinkedGrants,
   insertClaims,
   lockCapUsage,
-  rollbackClaimInOneStatement,
-  savepointClaimInOneStatement,
 } from './grant-store.ts';
 import type { Grant, RefusalReason } from './grant-store.ts';
+import {
+  claimFromOneFreeStripeRouted,
+  insertGrantClaimsRouted,
+  routedClaimOf,
+} from './routed-claims-store.ts';
+import { onCitusCoordinator } from '../db/citus.ts';
 
 export type { Grant, RefusalReason } from './grant-store.ts';
 export { claimsCtes, grantRows } from './grant-store.ts';
@@ -83,13 +87,10 @@ export async function grantClaims(
     const owner = stripeOwner(first.partnerId);
     const same = (i: number) =>
       (grants[i] as Grant).amount === first.amount && stripeOwner((grants[i] as Grant).partnerId) === owner;
-    // The claims and the take in one statement: only for grants of one budget, and undone (to a
-    // savepoint) when it took nothing. On Citus claims are a reference table, whose write locks
-    // its shard (and the budgets' it points at) until the transaction ends: a transaction holding
-    // that lock must not then wait for a stripe (a refill, the last units, the next budget), which
-    // a completion holding the stripe and waiting for the claims' lock would close into a cycle.
+    // The claims and the take at once: only for grants of one budget (a transaction that has
+    // written claims must not then wait for a stripe: a refill, the last units, the next budget).
+    // It writes and locks nothing when no free stripe has room (no savepoint to go back to).
     if (budgetIds.length === 1 && indices.every(same)) {
-      await savepointClaimInOneStatement(trx);
       const taken = await claimFromOneFreeStripe(
         trx,
         indices.map((i) => grants[i] as Grant),
@@ -102,7 +103,6 @@ export async function grantClaims(
         });
         continue;
       }
-      await rollbackClaimInOneStatement(trx);
     }
     const covered = await reserveMany(
       trx,
@@ -123,15 +123,16 @@ export async function grantClaims(
   }
   if (rest.length > 0) {
     const picked = rest.map((i) => grants[i] as Grant);
+    const pickedIds = rest.map((i) => ids[i] as string);
+    const refused = rest.map((i) => reasons[i] ?? null);
     const inserted = new Map(
-      (
-        await insertClaims(
-          trx,
-          picked,
-          rest.map((i) => ids[i] as string),
-          rest.map((i) => reasons[i] ?? null),
-        )
-      ).map((r) => [r.id, r]),
+      (onCitusCoordinator()
+        ? await insertGrantClaimsRouted(
+            trx,
+            picked.map((g, j) => routedClaimOf(g, pickedIds[j] as string, refused[j] ?? null)),
+          )
+        : await insertClaims(trx, picked, pickedIds, refused)
+      ).map((r) => [r.id, { id: r.id, status: r.status }]),
     );
     for (const i of rest) answers[i] = inserted.get(ids[i] as string);
   }
@@ -281,13 +282,20 @@ async function claimFromOneFreeStripe(
 ) {
   const first = grants[0] as Grant;
   const total = first.amount * BigInt(grants.length);
-  const rows = await claimFromOneFreeStripeRows(
-    trx,
-    grants,
-    ids,
-    homeStripe(userKey(first), first.budget.stripes),
-    total,
-  );
+  const home = homeStripe(userKey(first), first.budget.stripes);
+  if (onCitusCoordinator()) {
+    const written = await claimFromOneFreeStripeRouted(
+      trx,
+      grants.map((g, j) => routedClaimOf(g, ids[j] as string, null)),
+      first.budget.stripes,
+      home,
+      total,
+    );
+    if (written === undefined) return undefined;
+    const byId = new Map(written.map((c) => [c.id, { id: c.id, status: c.status }]));
+    return ids.map((id) => byId.get(id));
+  }
+  const rows = await claimFromOneFreeStripeRows(trx, grants, ids, home, total);
   if (rows.length === 0) return undefined;
   const inserted = new Map(
     rows
