@@ -154,6 +154,16 @@ export async function ownersOfStripes(trx: Transaction<DB>, budgetId: string): P
   return sortedBy(rows.rows, (r) => r.partner_id).map((r) => r.partner_id);
 }
 
+/** What is left on each stripe of the budget's `owner`, read without locks (a guess, reserveMany's). */
+export function stripesRemaining(trx: Transaction<DB>, budgetId: string, owner: string) {
+  return trx
+    .selectFrom('budget_stripes')
+    .select(['stripe', 'remaining'])
+    .where('budget_id', '=', budgetId)
+    .where('partner_id', '=', owner)
+    .execute();
+}
+
 /** Locks every stripe of the budget's `owner` FOR UPDATE, in stripe order; answers them with what is left. */
 export function lockStripesOf(trx: Transaction<DB>, budgetId: string, owner: string) {
   return trx

@@ -21,6 +21,7 @@ import {
   rollbackToReserveMany,
   savepointReserveMany,
   setStripesRemaining,
+  stripesRemaining,
   takeFromFreeStripe,
   takeFromPool,
 } from './reservation-store.ts';
@@ -63,7 +64,8 @@ export interface ReservationRequest {
  *     stripe nobody holds (SKIP LOCKED) with room for all the partner's requests, move half of it
  *     (all of it when that is less than four times what they need) to the partner's home stripe (waiting for that stripe in the one
  *     order). Step 1 again then covers every request: each partner's home stripe, held by this
- *     transaction, holds what its requests need;
+ *     transaction, holds what its requests need. Partners' requests that a read without locks
+ *     already finds short go to the refill at once (no step 1, no rollback);
  *  3. if a refill finds no such pool stripe (the budget's last units), roll back to the savepoint
  *     again, lock every stripe of the budget in the one order (the pool's, then each partner's),
  *     and share out what is left, request by request, gathering an amount from several stripes
@@ -81,12 +83,20 @@ export async function reserveMany(
     [...groupBy(requests.keys(), (i) => (requests[i] as ReservationRequest).owner)],
     ([owner]) => owner,
   );
+  const pooled = owners.some(([owner]) => owner === POOL);
+  // Partners' stripes that a read (no lock) finds short are refilled at once: trying the takes
+  // first would only end in the rollback to the savepoint, on Citus the dearest statement of a
+  // crowd's refill (12 ms against 0.5 for the read). The read only saves work: stripes it finds
+  // enough in are tried as before, and a refill it asks for in a race is still exact.
+  const tryFirst = pooled || (await ownersCovered(trx, budgetId, requests, owners));
   await savepointReserveMany(trx);
-  const first = await takeFromOwnersStripes(trx, budgetId, stripes, requests, owners);
-  if (first) return first;
-  await rollbackToReserveMany(trx);
+  if (tryFirst) {
+    const first = await takeFromOwnersStripes(trx, budgetId, stripes, requests, owners);
+    if (first) return first;
+    await rollbackToReserveMany(trx);
+  }
   // The pool's own requests have no pool to be refilled from: the last units, at once.
-  if (owners.some(([owner]) => owner === POOL)) return gatherFromAllStripes(trx, budgetId, requests);
+  if (pooled) return gatherFromAllStripes(trx, budgetId, requests);
   for (const [owner, indices] of owners) {
     const needed = indices.reduce((sum, i) => sum + (requests[i] as ReservationRequest).amount, 0n);
     const home = homeStripe((requests[indices[0] as number] as ReservationRequest).key, stripes);
@@ -102,6 +112,31 @@ export async function reserveMany(
   // Not reached (see step 2), but if it were, the last-units path below is still exact.
   await rollbackToReserveMany(trx);
   return gatherFromAllStripes(trx, budgetId, requests);
+}
+
+/**
+ * Whether each owner's stripes, as a read without locks finds them now, hold every request of its
+ * (whole amounts from single stripes, as step 1 takes them).
+ */
+async function ownersCovered(
+  trx: Transaction<DB>,
+  budgetId: string,
+  requests: readonly ReservationRequest[],
+  owners: ReadonlyArray<readonly [string, number[]]>,
+): Promise<boolean> {
+  for (const [owner, indices] of owners) {
+    const left = (await stripesRemaining(trx, budgetId, owner)).map((r) => BigInt(r.remaining));
+    for (const [amount, same] of groupBy(indices, (i) => (requests[i] as ReservationRequest).amount)) {
+      let wanted = BigInt(same.length);
+      for (let s = 0; s < left.length && wanted > 0n; s += 1) {
+        const units = (left[s] as bigint) / amount < wanted ? (left[s] as bigint) / amount : wanted;
+        left[s] = (left[s] as bigint) - units * amount;
+        wanted -= units;
+      }
+      if (wanted > 0n) return false;
+    }
+  }
+  return true;
 }
 
 /** Step 1 of reserveMany: every request taken from its owner's free stripes, or undefined (some were short). */

@@ -8,7 +8,7 @@ import type { CapUsageTable, DB } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
 import { stripeOwner, takeFromOneFreeStripe } from '../budgets/reservations.ts';
-import { mappingsOfBatch, partnerIn, stripesPerPartner } from '../db/citus.ts';
+import { mappingsOfBatch, onCitusCoordinator, partnerIn, stripesPerPartner } from '../db/citus.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { claimEvents } from '../webhooks/store/events.ts';
 
@@ -36,32 +36,63 @@ export interface Grant {
 export type RefusalReason = 'BUDGET_EXHAUSTED' | 'CAP_REACHED' | 'EXPIRED' | 'ALREADY_REWARDED';
 
 /**
- * One statement: each grant's account (its user's link), its payout address and its budget's caps,
- * in the grants' order; the grants of users who have not linked are written as deferred rewards
- * (no claim, nothing taken from the budget). Read in one snapshot.
+ * Each grant's account (its user's link), its payout address and its budget's caps, in the grants'
+ * order; the grants of users who have not linked are written as deferred rewards (no claim, nothing
+ * taken from the budget). One statement, read in one snapshot; on Citus two routed ones (the facts,
+ * then the deferred rewards as VALUES), where the statement's INSERT would be a sub-plan of its own.
  */
 export async function deferUnlinkedGrants(
   trx: Transaction<DB>,
   grants: readonly Grant[],
   ids: readonly string[],
 ) {
-  return (await trx.executeQuery(deferUnlinkedGrantsStatement(trx, grants, ids))).rows;
+  if (!onCitusCoordinator())
+    return (await trx.executeQuery(deferUnlinkedGrantsStatement(trx, grants, ids))).rows;
+  const facts = (await trx.executeQuery(grantFactsStatement(trx, grants, ids))).rows;
+  const unlinked = grants.flatMap((g, i) =>
+    facts[i]?.account_id == null ? [{ g, id: ids[i] as string }] : [],
+  );
+  if (unlinked.length > 0)
+    await trx
+      .insertInto('deferred_rewards')
+      .values(
+        unlinked
+          .sort((a, b) => (deferredOrder(a.g) < deferredOrder(b.g) ? -1 : 1))
+          .map(({ g, id }) => ({
+            id,
+            kind: 'CLAIM' as const,
+            partner_id: g.partnerId,
+            partner_uid: g.partnerUid,
+            promotion_id: g.promotionId,
+            source: g.source,
+            source_id: g.sourceId,
+            period_key: g.periodKey,
+            budget_id: g.budget.id,
+            amount: g.amount.toString(),
+            completed_at: (g.completedBeforeLink ?? g.now).toISOString(),
+          })),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  return facts;
 }
 
-/** deferUnlinkedGrants' statement, compiled (test/citus/distribution.citus.test.ts reads its plan). */
-export function deferUnlinkedGrantsStatement(
-  db: Kysely<DB>,
-  grants: readonly Grant[],
-  ids: readonly string[],
-) {
+/** The deferred rewards' key order (concurrent writers lock their keys in one order). */
+const deferredOrder = (g: Grant) =>
+  `${g.partnerId}\n${g.partnerUid}\n${g.source}\n${g.sourceId}\n${g.periodKey}`;
+
+interface GrantFactsRow {
+  account_id: string | null;
+  address: string | null;
+  per_account: string | null;
+  per_partner: string | null;
+}
+
+/** The grants as rows `input` and their facts `facts` (account, payout address, caps), for a WITH. */
+function grantFactsCtes(grants: readonly Grant[], ids: readonly string[]) {
   const column = <T>(pick: (g: Grant) => T) => grants.map(pick);
-  const query = sql<{
-    account_id: string | null;
-    address: string | null;
-    per_account: string | null;
-    per_partner: string | null;
-  }>`
-    WITH input AS (
+  return sql`
+    input AS (
       SELECT * FROM unnest(${[...ids]}::text[], ${column((g) => g.budget.id)}::text[], ${column((g) => g.partnerId)}::text[],
                            ${column((g) => g.partnerUid)}::text[], ${column((g) => g.promotionId)}::text[], ${column((g) => g.source)}::text[],
                            ${column((g) => g.sourceId)}::text[], ${column((g) => g.periodKey)}::text[], ${column((g) => g.amount.toString())}::numeric[],
@@ -73,7 +104,21 @@ export function deferUnlinkedGrantsStatement(
       LEFT JOIN ${mappingsOfBatch(grants)} m ON m.partner_id = i.partner_id AND m.partner_uid = i.partner_uid
       LEFT JOIN user_wallets w ON w.account_id = m.account_id
       LEFT JOIN budget_caps c ON c.budget_id = i.budget_id
-    ), deferred AS (
+    )`;
+}
+
+/** The facts alone, compiled: on Citus a read routed to the grants' partner's shard (test/citus/distribution.citus.test.ts reads its plan). */
+export function grantFactsStatement(db: Kysely<DB>, grants: readonly Grant[], ids: readonly string[]) {
+  const query = sql<GrantFactsRow>`
+    WITH ${grantFactsCtes(grants, ids)}
+    SELECT account_id, address, per_account, per_partner FROM facts ORDER BY n`;
+  return prepared('claims_grant_facts', query.compile(db));
+}
+
+/** deferUnlinkedGrants' one statement (PostgreSQL and PGlite), compiled. */
+function deferUnlinkedGrantsStatement(db: Kysely<DB>, grants: readonly Grant[], ids: readonly string[]) {
+  const query = sql<GrantFactsRow>`
+    WITH ${grantFactsCtes(grants, ids)}, deferred AS (
       INSERT INTO deferred_rewards (id, kind, partner_id, partner_uid, promotion_id, source, source_id, period_key, budget_id, amount, completed_at)
       SELECT id, 'CLAIM', partner_id, partner_uid, promotion_id, source, source_id, period_key, budget_id, amount, at
       FROM facts WHERE account_id IS NULL

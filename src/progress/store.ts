@@ -1,13 +1,13 @@
 // SQL of mission progress: the mission lookup for achieve and the sticky upsert, many reports at once.
 import { sql } from 'kysely';
-import type { Kysely, RawBuilder } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { DB, PromotionStatus, RecurrenceType } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import { onCitusCoordinator } from '../db/citus.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { answeredClaimsInsert, claimsOfBatch, takenClaims } from '../idempotency/claim-in-statement.ts';
 import type { AnsweredClaim } from '../idempotency/claim-in-statement.ts';
-import { missionCompletedEvents } from '../webhooks/store/events.ts';
+import { missionCompletedEvents, writeMissionCompletedMessages } from '../webhooks/store/events.ts';
 
 export interface MissionForAchieve {
   missionId: string;
@@ -176,6 +176,10 @@ export async function upsertProgressBatch(
     const rows = reports.filter((r) => (r.target !== null) === replaceTarget);
     if (rows.length === 0) continue;
     const keyed = rows.some((r) => r.claim !== undefined);
+    if (!keyed && onCitusCoordinator()) {
+      for (const marker of await progressRouted(db, rows, replaceTarget)) winners.add(marker);
+      continue;
+    }
     const { claims, written } = keyed ? claimsOfBatch(rows) : { claims: [], written: rows };
     const upsert = keyed
       ? progressUpsertQuery(written, replaceTarget, takenKeyCondition, true)
@@ -202,10 +206,7 @@ export async function upsertProgressBatch(
       : hooks === undefined
         ? progressOnlyStatement(upsert)
         : sql<{ completed_by: string | null }>`WITH up AS (${upsert}), ${hooks} SELECT completed_by FROM up`;
-    const result =
-      !keyed && hooks === undefined && onCitusCoordinator()
-        ? await db.executeQuery(progressValuesUpsert(rows, replaceTarget).compile(db))
-        : await db.executeQuery(prepared(name, query.compile(db)));
+    const result = await db.executeQuery(prepared(name, query.compile(db)));
     const out = result.rows as Array<{
       completed_by: string | null;
       scope?: string | null;
@@ -219,6 +220,45 @@ export async function upsertProgressBatch(
     newlyCompleted: r.completed && winners.has(r.completionMarker),
     keyTaken: r.claim && taken.has(r.claim),
   }));
+}
+
+/**
+ * An unkeyed batch of one shape on Citus: the upsert as one routed `INSERT ... VALUES`
+ * (progressValuesUpsert), and for a completing batch the mission.completed messages of the
+ * periods it completed, partner by partner, only when the partner has an enabled endpoint: the
+ * two in one transaction (the caller's, or one of their own). Answers the markers stored.
+ */
+async function progressRouted(
+  db: Kysely<DB>,
+  rows: readonly ProgressReport[],
+  replaceTarget: boolean,
+): Promise<string[]> {
+  const upsert = async (on: Kysely<DB>) =>
+    (await progressValuesUpsert(rows, replaceTarget).execute(on)).rows.flatMap((row) =>
+      row.completed_by === null ? [] : [row.completed_by],
+    );
+  if (!rows.some((r) => r.completed)) return upsert(db);
+  const write = async (trx: Transaction<DB>) => {
+    const markers = await upsert(trx);
+    const stored = new Set(markers);
+    const done = rows.filter((r) => r.completed && stored.has(r.completionMarker));
+    for (const partnerId of [...new Set(done.map((r) => r.partnerId))].sort())
+      await writeMissionCompletedMessages(
+        trx,
+        partnerId,
+        done
+          .filter((r) => r.partnerId === partnerId)
+          .map((r) => ({
+            partnerId: r.partnerId,
+            partnerUid: r.partnerUid,
+            missionId: r.missionId,
+            periodKey: r.periodKey,
+            at: r.now.toISOString(),
+          })),
+      );
+    return markers;
+  };
+  return db.isTransaction ? write(db as Transaction<DB>) : db.transaction().execute(write);
 }
 
 /**

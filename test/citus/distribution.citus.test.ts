@@ -16,7 +16,7 @@ import { ledgerProvider } from '../../src/payout/ledger.ts';
 import { fixedCompletionsStatement } from '../../src/claims/fixed-completions-store.ts';
 import { linkedAmongStatement } from '../../src/linking/store.ts';
 import { progressValuesUpsert } from '../../src/progress/store.ts';
-import { deferUnlinkedGrantsStatement } from '../../src/claims/grant-store.ts';
+import { grantFactsStatement } from '../../src/claims/grant-store.ts';
 
 const PARTNER_TABLES = [
   'mission_progress',
@@ -313,7 +313,7 @@ describeUnless(
         written: reports,
         replaceTarget: false,
       }),
-      'grants of users who may not have linked': deferUnlinkedGrantsStatement(
+      'grants of users who may not have linked': grantFactsStatement(
         db,
         users.map((user) => ({
           ...user,

@@ -1,8 +1,9 @@
 // The data of each event type, built in SQL from the rows a statement changed (docs/webhooks.md has
 // examples). Each builder answers a SELECT for webhookOutboxCte: partner_id, type, at, data.
 import { sql } from 'kysely';
-import type { RawBuilder } from 'kysely';
-import { isoUtc } from './outbox.ts';
+import type { RawBuilder, Transaction } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { isoUtc, partnerHasEndpoint, webhookOutboxCte } from './outbox.ts';
 
 /**
  * An amount in base units as the API writes it (formatAmount in src/domain/amounts.ts): scaled by
@@ -76,4 +77,36 @@ export function drawRunEvents(drawId: string, at: Date) {
            ) AS data
     FROM tickets t WHERE t.draw_id = ${drawId}
     GROUP BY t.partner_id`;
+}
+
+/** A completion for its mission.completed message: its partner user, mission, period and time (ISO). */
+export interface CompletionMessage {
+  partnerId: string;
+  partnerUid: string;
+  missionId: string;
+  periodKey: string;
+  at: string;
+}
+
+/**
+ * The mission.completed messages of one partner's completions, when the partner has an enabled
+ * endpoint (on Citus: the completing batch's routed path, progress/store.ts).
+ */
+export async function writeMissionCompletedMessages(
+  trx: Transaction<DB>,
+  partnerId: string,
+  completed: readonly CompletionMessage[],
+): Promise<void> {
+  if (completed.length === 0 || !(await partnerHasEndpoint(trx, partnerId))) return;
+  const done = <T>(pick: (r: CompletionMessage) => T) => completed.map(pick);
+  await sql`
+    WITH ${webhookOutboxCte(
+      'completion_hooks',
+      missionCompletedEvents(sql`(
+        SELECT * FROM unnest(${done((r) => r.partnerId)}::text[], ${done((r) => r.partnerUid)}::text[],
+                             ${done((r) => r.missionId)}::text[], ${done((r) => r.periodKey)}::text[],
+                             ${done((r) => r.at)}::timestamptz[])
+               AS r(partner_id, partner_uid, mission_id, period_key, at)) r`),
+    )}
+    SELECT 1`.execute(trx);
 }

@@ -3,7 +3,8 @@
 // messages commit or roll back together. With no enabled endpoint anywhere, a one-time check
 // (an InitPlan) skips the rest: partners without webhooks pay one index probe per statement.
 import { sql } from 'kysely';
-import type { RawBuilder } from 'kysely';
+import type { RawBuilder, Transaction } from 'kysely';
+import type { DB } from '../../db/schema.ts';
 import { WEBHOOK_EVENT_TYPES } from '../event-types.ts';
 
 /** ISO 8601 in UTC with milliseconds, as JavaScript's toISOString writes it. */
@@ -34,4 +35,20 @@ export function webhookOutboxCte(name: string, events: RawBuilder<unknown>): Raw
     FROM (SELECT * FROM (${events}) ev0 WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled)) ev
     JOIN webhook_endpoints e ON e.partner_id = ev.partner_id AND e.enabled AND ev.type = ANY (e.events)
   )`;
+}
+
+/**
+ * Whether the partner has an enabled endpoint: on Citus the routed writers (claims/routed-claims-
+ * store.ts, progress/store.ts) write a batch's messages, a statement of CTEs and there sub-plans,
+ * only when someone is there to be told.
+ */
+export async function partnerHasEndpoint(trx: Transaction<DB>, partnerId: string): Promise<boolean> {
+  const endpoint = await trx
+    .selectFrom('webhook_endpoints')
+    .select('id')
+    .where('partner_id', '=', partnerId)
+    .where('enabled', '=', true)
+    .limit(1)
+    .executeTakeFirst();
+  return endpoint !== undefined;
 }
