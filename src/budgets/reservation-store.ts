@@ -154,26 +154,18 @@ export async function ownersOfStripes(trx: Transaction<DB>, budgetId: string): P
   return sortedBy(rows.rows, (r) => r.partner_id).map((r) => r.partner_id);
 }
 
-/** What is left on each stripe of the budget's `owner`, read without locks (a guess, reserveMany's). */
-export function stripesRemaining(trx: Transaction<DB>, budgetId: string, owner: string) {
-  return trx
+/**
+ * What is left on each stripe of the budget's `owner`, in stripe order: read without locks (a guess:
+ * reserveMany's), or with `lock` locked FOR UPDATE.
+ */
+export function stripesOf(trx: Transaction<DB>, budgetId: string, owner: string, lock: boolean) {
+  const query = trx
     .selectFrom('budget_stripes')
     .select(['stripe', 'remaining'])
     .where('budget_id', '=', budgetId)
     .where('partner_id', '=', owner)
-    .execute();
-}
-
-/** Locks every stripe of the budget's `owner` FOR UPDATE, in stripe order; answers them with what is left. */
-export function lockStripesOf(trx: Transaction<DB>, budgetId: string, owner: string) {
-  return trx
-    .selectFrom('budget_stripes')
-    .select(['stripe', 'remaining'])
-    .where('budget_id', '=', budgetId)
-    .where('partner_id', '=', owner)
-    .orderBy('stripe')
-    .forUpdate()
-    .execute();
+    .orderBy('stripe');
+  return (lock ? query.forUpdate() : query).execute();
 }
 
 /** Sets what is left on the given stripes of one owner (absolute values: the caller holds their locks). */

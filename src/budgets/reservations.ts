@@ -16,12 +16,11 @@ import { stripesPerPartner } from '../db/citus.ts';
 import {
   POOL,
   addToStripes,
-  lockStripesOf,
   ownersOfStripes,
   rollbackToReserveMany,
   savepointReserveMany,
   setStripesRemaining,
-  stripesRemaining,
+  stripesOf,
   takeFromFreeStripe,
   takeFromPool,
 } from './reservation-store.ts';
@@ -125,7 +124,7 @@ async function ownersCovered(
   owners: ReadonlyArray<readonly [string, number[]]>,
 ): Promise<boolean> {
   for (const [owner, indices] of owners) {
-    const left = (await stripesRemaining(trx, budgetId, owner)).map((r) => BigInt(r.remaining));
+    const left = (await stripesOf(trx, budgetId, owner, false)).map((r) => BigInt(r.remaining));
     for (const [amount, same] of groupBy(indices, (i) => (requests[i] as ReservationRequest).amount)) {
       let wanted = BigInt(same.length);
       for (let s = 0; s < left.length && wanted > 0n; s += 1) {
@@ -177,7 +176,7 @@ async function gatherFromAllStripes(
 ): Promise<boolean[]> {
   const left: Array<{ owner: string; stripe: number; remaining: bigint; changed: boolean }> = [];
   for (const owner of await ownersOfStripes(trx, budgetId)) {
-    for (const r of await lockStripesOf(trx, budgetId, owner)) {
+    for (const r of await stripesOf(trx, budgetId, owner, true)) {
       left.push({ owner, stripe: r.stripe, remaining: BigInt(r.remaining), changed: false });
     }
   }

@@ -15,6 +15,7 @@ import type { CompletionReport } from '../progress/service.ts';
 import { progressValuesUpsert } from '../progress/service.ts';
 import { freeStripeLock, takeFromStripe } from '../budgets/reservations.ts';
 import { newId } from '../domain/ids.ts';
+import { completionMessageOf } from '../webhooks/store/events.ts';
 import { accountsOf, insertClaimsRouted, writeClaimEvents } from './routed-claims-store.ts';
 import type { FixedCompletionsBatch } from './fixed-completions-store.ts';
 
@@ -102,18 +103,7 @@ export async function writeFixedCompletionsRouted(
         )
         .onConflict((oc) => oc.doNothing())
         .execute();
-    await writeClaimEvents(
-      trx,
-      partnerId,
-      written,
-      completed.map((r) => ({
-        partnerId: r.partnerId,
-        partnerUid: r.partnerUid,
-        missionId: r.missionId,
-        periodKey: r.periodKey,
-        at: r.now.toISOString(),
-      })),
-    );
+    await writeClaimEvents(trx, partnerId, written, completed.map(completionMessageOf));
     return markers;
   });
 }

@@ -7,7 +7,11 @@ import { onCitusCoordinator } from '../db/citus.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
 import { answeredClaimsInsert, claimsOfBatch, takenClaims } from '../idempotency/claim-in-statement.ts';
 import type { AnsweredClaim } from '../idempotency/claim-in-statement.ts';
-import { missionCompletedEvents, writeMissionCompletedMessages } from '../webhooks/store/events.ts';
+import {
+  completionMessageOf,
+  missionCompletedEvents,
+  writeMissionCompletedMessages,
+} from '../webhooks/store/events.ts';
 
 export interface MissionForAchieve {
   missionId: string;
@@ -246,15 +250,7 @@ async function progressRouted(
       await writeMissionCompletedMessages(
         trx,
         partnerId,
-        done
-          .filter((r) => r.partnerId === partnerId)
-          .map((r) => ({
-            partnerId: r.partnerId,
-            partnerUid: r.partnerUid,
-            missionId: r.missionId,
-            periodKey: r.periodKey,
-            at: r.now.toISOString(),
-          })),
+        done.filter((r) => r.partnerId === partnerId).map(completionMessageOf),
       );
     return markers;
   };

@@ -88,6 +88,17 @@ export interface CompletionMessage {
   at: string;
 }
 
+/** A report's completion as its message tells it (its time: the report's). */
+export function completionMessageOf(r: Omit<CompletionMessage, 'at'> & { now: Date }): CompletionMessage {
+  return {
+    partnerId: r.partnerId,
+    partnerUid: r.partnerUid,
+    missionId: r.missionId,
+    periodKey: r.periodKey,
+    at: r.now.toISOString(),
+  };
+}
+
 /**
  * The mission.completed messages of one partner's completions, when the partner has an enabled
  * endpoint (on Citus: the completing batch's routed path, progress/store.ts).
