@@ -2,8 +2,8 @@
 // same writes as the batch's one statement (fixed-completions-store.ts), as a transaction of
 // statements that each name the partner and carry their rows as values, so that Citus routes every
 // one to the partner's shard. The one statement's dozen data-modifying CTEs are each a sub-plan
-// there, planned again at every execution. Unkeyed batches only: a keyed batch claims its
-// idempotency keys in the one statement.
+// there, planned again at every execution. A keyed batch takes its idempotency keys as one
+// statement of the transaction, and writes the records of those it took.
 //
 // What holds it exact is what holds the statement: the stripe is locked first and kept to the
 // commit, a claim is written once (its unique key, ON CONFLICT DO NOTHING), the take is the amount
@@ -18,17 +18,20 @@ import { newId } from '../domain/ids.ts';
 import { completionMessageOf } from '../webhooks/store/events.ts';
 import { accountsOf, insertClaimsRouted, writeClaimEvents } from './routed-claims-store.ts';
 import type { FixedCompletionsBatch } from './fixed-completions-store.ts';
+import { takeAnsweredClaims } from '../idempotency/claim-in-statement.ts';
+import type { AnsweredClaim } from '../idempotency/claim-in-statement.ts';
 
 /**
  * Writes the batch (its reports all one partner's) in one transaction of routed statements; answers
- * the completion markers stored (the reports that completed their period now), or undefined when it
+ * the completion markers stored (the reports that completed their period now) and the keys taken,
+ * or undefined when it
  * wrote nothing: the budget has caps, or no stripe of the partner's that nobody holds has room for
  * the whole batch (then the achieve transaction refills and grants, as for the one statement).
  */
 export async function writeFixedCompletionsRouted(
   db: Kysely<DB>,
   batch: FixedCompletionsBatch,
-): Promise<Set<string> | undefined> {
+): Promise<{ markers: Set<string>; taken: Set<AnsweredClaim> } | undefined> {
   const { reports, rule, amount, home, replaceTarget } = batch;
   const partnerId = (reports[0] as CompletionReport).partnerId;
   return db.transaction().execute(async (trx) => {
@@ -46,10 +49,16 @@ export async function writeFixedCompletionsRouted(
     const stripe = picked[0]?.stripe;
     if (stripe === undefined) return undefined;
 
-    const { rows: stored } = await progressValuesUpsert(reports, replaceTarget).execute(trx);
+    // A keyed batch takes its keys now (it writes), and writes the records of those it took.
+    const taken = await takeAnsweredClaims(trx, batch.claims);
+    const written = batch.keyed
+      ? batch.written.filter((r) => r.claim === undefined || taken.has(r.claim))
+      : reports;
+    const { rows: stored } =
+      written.length === 0 ? { rows: [] } : await progressValuesUpsert(written, replaceTarget).execute(trx);
     const markers = new Set(stored.flatMap((row) => (row.completed_by === null ? [] : [row.completed_by])));
-    const completed = reports.filter((r) => markers.has(r.completionMarker));
-    if (completed.length === 0) return markers;
+    const completed = written.filter((r) => markers.has(r.completionMarker));
+    if (completed.length === 0) return { markers, taken };
 
     const accounts = await accountsOf(
       trx,
@@ -57,7 +66,7 @@ export async function writeFixedCompletionsRouted(
       completed.map((r) => r.partnerUid),
     );
     const linked = completed.filter((r) => accounts.has(r.partnerUid));
-    const written = await insertClaimsRouted(
+    const claims = await insertClaimsRouted(
       trx,
       partnerId,
       linked.map((r) => ({
@@ -79,7 +88,7 @@ export async function writeFixedCompletionsRouted(
       accounts,
     );
     // A claim born REJECTED (the person already has this reward through another partnerUid) takes nothing.
-    const paid = written.filter((c) => c.status !== 'REJECTED').length;
+    const paid = claims.filter((c) => c.status !== 'REJECTED').length;
     if (paid > 0) await takeFromStripe(trx, rule.budget_id, partnerId, stripe, amount * BigInt(paid));
     // A completion by a user who has not linked is a deferred reward, granted when they link.
     const unlinked = completed.filter((r) => !accounts.has(r.partnerUid));
@@ -103,7 +112,7 @@ export async function writeFixedCompletionsRouted(
         )
         .onConflict((oc) => oc.doNothing())
         .execute();
-    await writeClaimEvents(trx, partnerId, written, completed.map(completionMessageOf));
-    return markers;
+    await writeClaimEvents(trx, partnerId, claims, completed.map(completionMessageOf));
+    return { markers, taken };
   });
 }

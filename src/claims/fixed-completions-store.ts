@@ -44,8 +44,8 @@ export async function writeFixedCompletions(db: Kysely<DB>, batch: FixedCompleti
   return (await db.executeQuery(fixedCompletionsStatement(db, batch))).rows;
 }
 
-/** The batch's one statement, compiled (test/citus/distribution.citus.test.ts reads its plan). */
-export function fixedCompletionsStatement(db: Kysely<DB>, batch: FixedCompletionsBatch) {
+/** The batch's one statement, compiled (PostgreSQL and PGlite: on Citus the routed store writes it). */
+function fixedCompletionsStatement(db: Kysely<DB>, batch: FixedCompletionsBatch) {
   const { reports, rule, amount, home, keyed, claims, written, replaceTarget } = batch;
   // Reports of one owner of stripes (completionsInOneStatement sees to it): the take is from its stripes.
   const owner = stripeOwner((reports[0] as CompletionReport).partnerId);

@@ -61,10 +61,16 @@ export function completionsInOneStatement(context: CompletionContextOf): Complet
     const first = reports[0] as CompletionReport;
     const home = homeStripe(`${first.partnerId}:${first.partnerUid}`, rule.stripes);
     const batch = { reports, rule, amount, home, keyed, claims, written, replaceTarget };
-    // On Citus an unkeyed batch goes as routed statements (fixed-completions-routed-store.ts).
-    if (!keyed && onCitusCoordinator()) {
+    // On Citus the batch goes as routed statements (fixed-completions-routed-store.ts).
+    if (onCitusCoordinator()) {
       const stored = await writeFixedCompletionsRouted(db, batch);
-      return stored && reports.map((r) => ({ newlyCompleted: stored.has(r.completionMarker) }));
+      return (
+        stored &&
+        reports.map((r) => ({
+          newlyCompleted: stored.markers.has(r.completionMarker),
+          keyTaken: r.claim && stored.taken.has(r.claim),
+        }))
+      );
     }
     const rows = await writeFixedCompletions(db, batch);
     // No free stripe had room for the batch: nothing was written.

@@ -55,12 +55,44 @@ export function answeredClaimsInsert(
          AS t(s, kk, f, o, c, e, st, h, b)
     WHERE ${onlyIf}
     ORDER BY s, kk
+    ${takeWhenFree}
+    RETURNING scope, key`;
+}
+
+/**
+ * The same claims as one multi-row `INSERT ... VALUES` (a statement of its own, in the operation's
+ * transaction): on Citus routed to the shard of the keys' partner, where the `INSERT ... SELECT`
+ * of answeredClaimsInsert goes through the coordinator and a CTE is a sub-plan of its own
+ * (docs/scaling.md "Where the crowd's cost goes"). Rows in key order, as there.
+ */
+export function answeredClaimsValues(claims: readonly AnsweredClaim[]) {
+  const rows = [...claims].sort((a, b) =>
+    a.scope === b.scope ? (a.key < b.key ? -1 : 1) : a.scope < b.scope ? -1 : 1,
+  );
+  const values = rows.map((c) => {
+    const at = c.now.toISOString();
+    return sql`(${c.scope}, ${c.key}, ${c.fingerprint}, 'DONE', ${c.owner}, ${at}::timestamptz, ${at}::timestamptz,
+                ${c.expiresAt.toISOString()}::timestamptz, ${c.answer.status}::int, ${headersJson(c.answer.headers)}::jsonb,
+                ${c.answer.body}::text)`;
+  });
+  return sql<{ scope: string; key: string }>`
+    INSERT INTO idempotency_keys AS k (scope, key, fingerprint, state, owner, locked_until, created_at, expires_at,
+                                       response_status, response_headers, response_body)
+    VALUES ${sql.join(values)}
+    ${takeWhenFree}
+    RETURNING scope, key`;
+}
+
+/**
+ * A key is taken when it is new, when its row expired, or when a run of the same request holding it
+ * stopped renewing its lease (a crashed process), the same rule as the claim of a run (store.ts
+ * claimInsert).
+ */
+const takeWhenFree = sql`
     ON CONFLICT (scope, key) DO UPDATE SET
       fingerprint = excluded.fingerprint, state = 'DONE', owner = excluded.owner,
       locked_until = excluded.locked_until, created_at = excluded.created_at, expires_at = excluded.expires_at,
       response_status = excluded.response_status, response_headers = excluded.response_headers,
       response_body = excluded.response_body
     WHERE k.expires_at <= excluded.created_at
-       OR (k.state = 'RUNNING' AND k.locked_until <= excluded.created_at AND k.fingerprint = excluded.fingerprint)
-    RETURNING scope, key`;
-}
+       OR (k.state = 'RUNNING' AND k.locked_until <= excluded.created_at AND k.fingerprint = excluded.fingerprint)`;

@@ -5,7 +5,10 @@
 // written only for the keys the CTE took. Claim, work and answer commit together or not at all:
 // one round trip instead of three, and no RUNNING row a crash could leave behind. The CTE's SQL is
 // answered-claims-store.ts; this module chooses a batch's claims and reads which were taken.
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import type { AnsweredClaim } from './answered-claims-store.ts';
+import { answeredClaimsValues } from './answered-claims-store.ts';
 
 export { answeredClaimsInsert } from './answered-claims-store.ts';
 export type { AnsweredClaim } from './answered-claims-store.ts';
@@ -46,4 +49,18 @@ export function takenClaims(
   const keys = new Set<string>();
   for (const { scope, key } of rows) if (scope != null && key != null) keys.add(claimId({ scope, key }));
   return new Set(claims.filter((c) => keys.has(claimId(c))));
+}
+
+/**
+ * Takes a batch's claims as a statement of their own, in the operation's transaction (on Citus, where
+ * the work is routed statements too: docs/idempotency.md "In the operation's statement"); answers
+ * those taken. The work must then write only the items whose claim was taken, in the same transaction.
+ */
+export async function takeAnsweredClaims(
+  trx: Kysely<DB>,
+  claims: readonly AnsweredClaim[],
+): Promise<Set<AnsweredClaim>> {
+  if (claims.length === 0) return new Set();
+  const { rows } = await answeredClaimsValues(claims).execute(trx);
+  return takenClaims(claims, rows);
 }

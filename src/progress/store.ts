@@ -1,11 +1,16 @@
 // SQL of mission progress: the mission lookup for achieve and the sticky upsert, many reports at once.
 import { sql } from 'kysely';
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { DB, PromotionStatus, RecurrenceType } from '../db/schema.ts';
 import { prepared } from '../db/connection.ts';
 import { onCitusCoordinator } from '../db/citus.ts';
 import { webhookOutboxCte } from '../webhooks/store/outbox.ts';
-import { answeredClaimsInsert, claimsOfBatch, takenClaims } from '../idempotency/claim-in-statement.ts';
+import {
+  answeredClaimsInsert,
+  claimsOfBatch,
+  takeAnsweredClaims,
+  takenClaims,
+} from '../idempotency/claim-in-statement.ts';
 import type { AnsweredClaim } from '../idempotency/claim-in-statement.ts';
 import {
   completionMessageOf,
@@ -179,11 +184,13 @@ export async function upsertProgressBatch(
   for (const replaceTarget of [false, true]) {
     const rows = reports.filter((r) => (r.target !== null) === replaceTarget);
     if (rows.length === 0) continue;
-    const keyed = rows.some((r) => r.claim !== undefined);
-    if (!keyed && onCitusCoordinator()) {
-      for (const marker of await progressRouted(db, rows, replaceTarget)) winners.add(marker);
+    if (onCitusCoordinator()) {
+      const routed = await progressRouted(db, rows, replaceTarget);
+      for (const marker of routed.markers) winners.add(marker);
+      for (const claim of routed.taken) taken.add(claim);
       continue;
     }
+    const keyed = rows.some((r) => r.claim !== undefined);
     const { claims, written } = keyed ? claimsOfBatch(rows) : { claims: [], written: rows };
     const upsert = keyed
       ? progressUpsertQuery(written, replaceTarget, takenKeyCondition, true)
@@ -227,34 +234,42 @@ export async function upsertProgressBatch(
 }
 
 /**
- * An unkeyed batch of one shape on Citus: the upsert as one routed `INSERT ... VALUES`
- * (progressValuesUpsert), and for a completing batch the mission.completed messages of the
- * periods it completed, partner by partner, only when the partner has an enabled endpoint: the
- * two in one transaction (the caller's, or one of their own). Answers the markers stored.
+ * A batch of one shape on Citus, as routed statements: the idempotency keys it carries, taken as one
+ * `INSERT ... VALUES` (takeAnsweredClaims); the records of the reports without a key or whose key was
+ * taken, as one `INSERT ... VALUES` (progressValuesUpsert); for a completing batch the
+ * mission.completed messages of the periods it completed, partner by partner, only when the partner
+ * has an enabled endpoint. All in one transaction (the caller's, or one of their own) but for an
+ * unkeyed progress-only batch, the upsert alone. Answers the markers stored and the keys taken.
  */
 async function progressRouted(
   db: Kysely<DB>,
   rows: readonly ProgressReport[],
   replaceTarget: boolean,
-): Promise<string[]> {
-  const upsert = async (on: Kysely<DB>) =>
-    (await progressValuesUpsert(rows, replaceTarget).execute(on)).rows.flatMap((row) =>
-      row.completed_by === null ? [] : [row.completed_by],
-    );
-  if (!rows.some((r) => r.completed)) return upsert(db);
-  const write = async (trx: Transaction<DB>) => {
-    const markers = await upsert(trx);
-    const stored = new Set(markers);
-    const done = rows.filter((r) => r.completed && stored.has(r.completionMarker));
+): Promise<{ markers: string[]; taken: Set<AnsweredClaim> }> {
+  const upsert = async (on: Kysely<DB>, reports: readonly ProgressReport[]) =>
+    reports.length === 0
+      ? []
+      : (await progressValuesUpsert(reports, replaceTarget).execute(on)).rows.flatMap((row) =>
+          row.completed_by === null ? [] : [row.completed_by],
+        );
+  const keyed = rows.some((r) => r.claim !== undefined);
+  if (!keyed && !rows.some((r) => r.completed)) return { markers: await upsert(db, rows), taken: new Set() };
+  const write = async (trx: Kysely<DB>) => {
+    const { claims, written } = keyed ? claimsOfBatch(rows) : { claims: [], written: rows };
+    const taken = await takeAnsweredClaims(trx, claims);
+    const stored = written.filter((r) => r.claim === undefined || taken.has(r.claim));
+    const markers = await upsert(trx, stored);
+    const won = new Set(markers);
+    const done = stored.filter((r) => r.completed && won.has(r.completionMarker));
     for (const partnerId of [...new Set(done.map((r) => r.partnerId))].sort())
       await writeMissionCompletedMessages(
         trx,
         partnerId,
         done.filter((r) => r.partnerId === partnerId).map(completionMessageOf),
       );
-    return markers;
+    return { markers, taken };
   };
-  return db.isTransaction ? write(db as Transaction<DB>) : db.transaction().execute(write);
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
 }
 
 /**

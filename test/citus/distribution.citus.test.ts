@@ -13,7 +13,7 @@ import { citusLayout } from '../../src/db/citus.ts';
 import { describeUnless } from '../requirements.ts';
 import { runPayoutBatch } from '../../src/payout/worker.ts';
 import { ledgerProvider } from '../../src/payout/ledger.ts';
-import { fixedCompletionsStatement } from '../../src/claims/fixed-completions-store.ts';
+import { answeredClaimsValues } from '../../src/idempotency/answered-claims-store.ts';
 import { linkedAmongStatement } from '../../src/linking/store.ts';
 import { progressValuesUpsert } from '../../src/progress/store.ts';
 import { grantFactsStatement } from '../../src/claims/grant-store.ts';
@@ -303,16 +303,6 @@ describeUnless(
     }));
     const statements = {
       'link check': linkedAmongStatement(db, users),
-      'FIXED completions': fixedCompletionsStatement(db, {
-        reports,
-        rule: { budget_id: 'bud_x', asset_id: 'ast_x', stripes: 4 },
-        amount: 10n ** 18n,
-        home: 0,
-        keyed: false,
-        claims: [],
-        written: reports,
-        replaceTarget: false,
-      }),
       'grants of users who may not have linked': grantFactsStatement(
         db,
         users.map((user) => ({
@@ -328,19 +318,30 @@ describeUnless(
         ['clm_1', 'clm_2', 'clm_3'],
       ),
     };
-    const progressOnly = progressValuesUpsert(
-      reports.map((r) => ({ ...r, completed: false })),
-      false,
-    ).compile(db);
-    const { rows: progressPlan } = await db.executeQuery(
-      CompiledQuery.raw(`EXPLAIN ${progressOnly.sql}`, [...progressOnly.parameters]),
-    );
-    // Progress without completions: one routed statement, no sub-plan through the coordinator.
-    const progressText = progressPlan
-      .map((row) => Object.values(row as Record<string, string>)[0])
-      .join('\n');
-    expect(progressText).toContain('Task Count: 1');
-    expect(progressText).not.toContain('Subplan');
+    // The routed statements of a batch (a completion's records, its idempotency keys): one task
+    // each, no sub-plan through the coordinator.
+    const routed = {
+      'the records': progressValuesUpsert(reports, false).compile(db),
+      'the idempotency keys': answeredClaimsValues(
+        ['k-1', 'k-2'].map((key) => ({
+          scope: setup.partnerId,
+          key,
+          fingerprint: 'f',
+          owner: 'o',
+          now,
+          expiresAt: new Date(now.getTime() + 86_400_000),
+          answer: { status: 200, headers: {}, body: '' },
+        })),
+      ).compile(db),
+    };
+    for (const [name, statement] of Object.entries(routed)) {
+      const { rows } = await db.executeQuery(
+        CompiledQuery.raw(`EXPLAIN ${statement.sql}`, [...statement.parameters]),
+      );
+      const plan = rows.map((row) => Object.values(row as Record<string, string>)[0]).join('\n');
+      expect(plan, name).toContain('Task Count: 1');
+      expect(plan, name).not.toContain('Subplan');
+    }
     for (const [name, statement] of Object.entries(statements)) {
       const { rows } = await db.executeQuery(
         CompiledQuery.raw(`EXPLAIN ${statement.sql}`, [...statement.parameters]),

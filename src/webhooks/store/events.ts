@@ -1,7 +1,7 @@
 // The data of each event type, built in SQL from the rows a statement changed (docs/webhooks.md has
 // examples). Each builder answers a SELECT for webhookOutboxCte: partner_id, type, at, data.
 import { sql } from 'kysely';
-import type { RawBuilder, Transaction } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { isoUtc, partnerHasEndpoint, webhookOutboxCte } from './outbox.ts';
 
@@ -104,7 +104,7 @@ export function completionMessageOf(r: Omit<CompletionMessage, 'at'> & { now: Da
  * endpoint (on Citus: the completing batch's routed path, progress/store.ts).
  */
 export async function writeMissionCompletedMessages(
-  trx: Transaction<DB>,
+  trx: Kysely<DB>,
   partnerId: string,
   completed: readonly CompletionMessage[],
 ): Promise<void> {

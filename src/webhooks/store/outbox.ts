@@ -3,7 +3,7 @@
 // messages commit or roll back together. With no enabled endpoint anywhere, a one-time check
 // (an InitPlan) skips the rest: partners without webhooks pay one index probe per statement.
 import { sql } from 'kysely';
-import type { RawBuilder, Transaction } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { WEBHOOK_EVENT_TYPES } from '../event-types.ts';
 
@@ -42,7 +42,7 @@ export function webhookOutboxCte(name: string, events: RawBuilder<unknown>): Raw
  * store.ts, progress/store.ts) write a batch's messages, a statement of CTEs and there sub-plans,
  * only when someone is there to be told.
  */
-export async function partnerHasEndpoint(trx: Transaction<DB>, partnerId: string): Promise<boolean> {
+export async function partnerHasEndpoint(trx: Kysely<DB>, partnerId: string): Promise<boolean> {
   const endpoint = await trx
     .selectFrom('webhook_endpoints')
     .select('id')
