@@ -1,5 +1,5 @@
-// A batch of FIXED-reward completions on Citus (docs/scaling.md "Where the crowd's cost goes"): the
-// same writes as the batch's one statement (fixed-completions-store.ts), as a transaction of
+// A batch of FIXED-reward completions on Citus (docs/scaling.md "The transaction's way routed
+// too"): the same writes as the batch's one statement (fixed-completions-store.ts), as a transaction of
 // statements that each name the partner and carry their rows as values, so that Citus routes every
 // one to the partner's shard. The one statement's dozen data-modifying CTEs are each a sub-plan
 // there, planned again at every execution. A keyed batch takes its idempotency keys as one

@@ -1,5 +1,5 @@
-// Claims written as routed statements on Citus (docs/scaling.md "Where the crowd's cost goes"): the
-// same claims, history and webhook messages as claimsCtes (grant-store.ts) writes in one statement
+// Claims written as routed statements on Citus (docs/scaling.md "The transaction's way routed
+// too"): the same claims, history and webhook messages as claimsCtes (grant-store.ts) writes in one statement
 // of CTEs, as statements that each name one partner and carry their rows as values, so that Citus
 // routes every one to the partner's shard. There each data-modifying CTE is a sub-plan of its own,
 // planned again at every execution. The batch of FIXED completions (fixed-completions-routed-store.ts)
@@ -80,7 +80,7 @@ async function alreadyRewarded(
   // The rewards asked about as rows joined on every column of the account's index (0018): the plan
   // probes it once a row, whatever the statistics say. Conditions on each column (= ANY) let a
   // planner whose statistics lag a crowd take the claims' unique key and read every claim of the
-  // partner: 4,996 rows read for 4 found (docs/scaling.md "Where the crowd's cost goes").
+  // partner: 4,996 rows read for 4 found (docs/scaling.md "The transaction's way routed too").
   const asked = [
     ...new Map(linked.map((c) => [rewardKey(accounts.get(c.partnerUid) as string, c), c])).values(),
   ];

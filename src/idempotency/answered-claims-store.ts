@@ -63,7 +63,7 @@ export function answeredClaimsInsert(
  * The same claims as one multi-row `INSERT ... VALUES` (a statement of its own, in the operation's
  * transaction): on Citus routed to the shard of the keys' partner, where the `INSERT ... SELECT`
  * of answeredClaimsInsert goes through the coordinator and a CTE is a sub-plan of its own
- * (docs/scaling.md "Where the crowd's cost goes"). Rows in key order, as there.
+ * (docs/scaling.md "The transaction's way routed too"). Rows in key order, as there.
  */
 export function answeredClaimsValues(claims: readonly AnsweredClaim[]) {
   const rows = [...claims].sort((a, b) =>
