@@ -45,6 +45,28 @@ describe('security headers', () => {
     expectNotFramable(missing);
   });
 
+  it("the partner API's answers, refusals included, carry an API's headers and none of a page's", async () => {
+    const answers = [
+      await get('/v1/mission-users?partnerUid=u-1'),
+      await get('/v1/mission-users?partnerUid=u-1', { 'x-partner-id': 'ptn_nope', 'x-api-key': 'nope' }),
+      await ctx.app.inject({ method: 'POST', url: '/v1/achieve', payload: {} }),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(401);
+      expect(answer.json()).toHaveProperty('code');
+      expectNotFramable(answer);
+      expect(csp(answer)).toBe("default-src 'none';frame-ancestors 'none'");
+      for (const pageHeader of ['referrer-policy', 'cross-origin-opener-policy', 'x-xss-protection'])
+        expect(answer.headers[pageHeader], pageHeader).toBeUndefined();
+    }
+    // Nothing else under /v1 changes: the login's pages keep a page's policy.
+    const login = await get(
+      '/v1/mission-users/auth?partnerId=ptn_nope&redirectUrl=https%3A%2F%2Fevil.example',
+    );
+    expect(csp(login)).toContain("default-src 'self'");
+    expect(login.headers['referrer-policy']).toBe('same-origin');
+  });
+
   it('the HTML error page of the login has the policy, and its inline style is allowed by hash', async () => {
     const page = await get(
       '/v1/mission-users/auth?partnerId=ptn_nope&redirectUrl=https%3A%2F%2Fevil.example',
