@@ -433,19 +433,26 @@ describe('prepared statements', () => {
   itUnless(needsPostgres('prepared statements are a pg driver feature'))(
     'run the marked hot statements as named prepared statements, parsed once per connection',
     async () => {
-      const names = await ctx.database.db.connection().execute(async (conn) => {
+      const { before, names } = await ctx.database.db.connection().execute(async (conn) => {
+        const prepared = async () =>
+          (
+            await sql<{
+              name: string;
+              statement: string;
+            }>`SELECT name, statement FROM pg_prepared_statements`.execute(conn)
+          ).rows;
+        const before = await prepared();
         for (let i = 0; i < 3; i++)
           await linkedAmong(conn, [{ partnerId: setup.partnerId, partnerUid: `lc-${i}` }]);
-        return (
-          await sql<{
-            name: string;
-            statement: string;
-          }>`SELECT name, statement FROM pg_prepared_statements`.execute(conn)
-        ).rows;
+        return { before, names: await prepared() };
       });
+      // The pool's connection may have run the statement (or its form for several partners) in an
+      // earlier test: three calls prepare it at most once, and it is there, named, afterwards.
       const linked = names.filter((n) => n.name.startsWith('linked_among_'));
-      expect(linked).toHaveLength(1);
-      expect(linked[0]?.statement).toContain('/* prepared:linked_among */');
+      const added = linked.filter((n) => !before.some((b) => b.name === n.name));
+      expect(linked.length).toBeGreaterThan(0);
+      expect(added.length).toBeLessThanOrEqual(1);
+      for (const statement of linked) expect(statement.statement).toContain('/* prepared:linked_among */');
       // Unmarked statements stay unnamed.
       expect(names.every((n) => /^[a-z_]+_[0-9a-f]{12}$/.test(n.name))).toBe(true);
     },
