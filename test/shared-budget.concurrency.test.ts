@@ -83,10 +83,12 @@ describe('one budget shared by eight partners, their crowds at once', () => {
     // The budget ran out: an amount was refused only when less than it was left anywhere.
     if (refused.some((c) => c.amount === '1')) expect(left).toBe(0n);
     expect(left).toBeLessThan(3n);
-    // On Citus refills gave partners stripes of their own (the pool's rows have partner_id ''; how
-    // many depends on the batches: one needing more than a pool stripe holds goes to the last
-    // units); elsewhere every completion took from the pool's stripes.
-    expect(stripes.some((s) => s.partner_id !== '')).toBe(stripesPerPartner());
+    // Elsewhere than on Citus every completion took from the pool's stripes (partner_id ''). On
+    // Citus whether a refill gave a partner stripes of its own depends on the batches' sizes, which
+    // depend on the machine's load: a batch needing more than a pool stripe holds (25) goes to the
+    // last units, and under CI's load every batch did once. Refills themselves are proved, batch by
+    // batch, in test/batching.concurrency.test.ts.
+    if (!stripesPerPartner()) expect(stripes.every((s) => s.partner_id === '')).toBe(true);
 
     // The operators' view of the budget says the same.
     const view = (await ctx.admin('GET', `/admin/v1/budgets/${budgetId}`)).json<{ remaining: string }>();
