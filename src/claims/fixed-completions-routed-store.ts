@@ -1,7 +1,7 @@
 // A batch of FIXED-reward completions on Citus (docs/scaling.md "The transaction's way routed
-// too"): the same writes as the batch's one statement (fixed-completions-store.ts), as a transaction of
-// statements that each name the partner and carry their rows as values, so that Citus routes every
-// one to the partner's shard. The one statement's dozen data-modifying CTEs are each a sub-plan
+// too"): the same writes as the batch's one statement (fixed-completions-store.ts), as a
+// transaction of statements that each name the partner and carry their rows as values, so that
+// Citus routes every one to the partner's shard. The one statement's dozen data-modifying CTEs are each a sub-plan
 // there, planned again at every execution. A keyed batch takes its idempotency keys as one
 // statement of the transaction, and writes the records of those it took.
 //
@@ -24,9 +24,9 @@ import type { AnsweredClaim } from '../idempotency/claim-in-statement.ts';
 /**
  * Writes the batch (its reports all one partner's) in one transaction of routed statements; answers
  * the completion markers stored (the reports that completed their period now) and the keys taken,
- * or undefined when it
- * wrote nothing: the budget has caps, or no stripe of the partner's that nobody holds has room for
- * the whole batch (then the achieve transaction refills and grants, as for the one statement).
+ * or undefined when it wrote nothing: the budget has caps, or no stripe of the partner's that nobody
+ * holds has room for the whole batch (then the achieve transaction refills and grants, as for the
+ * one statement).
  */
 export async function writeFixedCompletionsRouted(
   db: Kysely<DB>,
