@@ -15,6 +15,13 @@ export interface CpuSnapshot {
   /** The server processes under load (the service, or the empty server), and its kernel part. */
   server: number;
   serverKernel: number;
+  /**
+   * Each server process's main thread (the one running JavaScript and the event loop), by pid: a
+   * Node server cannot go faster than that thread, whatever the other core has free.
+   */
+  serverMainThreads: Map<number, number>;
+  /** Wall-clock seconds (monotonic), to turn the main thread's CPU into a share of the load's time. */
+  wall: number;
   /** Every process named postgres, by pid (one that exits during a load loses its last ticks). */
   postgres: Map<number, number>;
   /** The machine's busy time, all cores: user, nice, system, irq, softirq and steal. */
@@ -30,6 +37,13 @@ export interface CpuPerRequest {
   /** The part of the server's CPU spent in the kernel on its behalf (system calls, its sockets). */
   serverKernel: number;
   postgres: number;
+  /** The server's main thread (of several servers, the busiest's). */
+  mainThread: number;
+  /**
+   * The share of the load's wall time that main thread was on a CPU (0..1). Near 1, the service is
+   * bound by its one thread, not by the machine.
+   */
+  mainThreadBusy: number;
   /** Busy time not counted to the three above: the kernel's own work and anything else. */
   other: number;
   /** All of the machine's busy time. */
@@ -49,6 +63,17 @@ function statOf(pid: number): { user: number; system: number; name: string } | u
     return { user: Number(fields[11]), system: Number(fields[12]), name };
   } catch {
     return undefined;
+  }
+}
+
+/** utime + stime in ticks of a process's main thread (its thread id is its pid), 0 once gone. */
+function mainThreadTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
   }
 }
 
@@ -89,6 +114,8 @@ export function cpuSnapshot(serverPids: readonly number[]): CpuSnapshot {
     bench: (usage.user + usage.system) / 1e6,
     server: servers.reduce((sum, s) => sum + (s ? s.user + s.system : 0), 0) / TICKS_PER_SECOND,
     serverKernel: servers.reduce((sum, s) => sum + (s?.system ?? 0), 0) / TICKS_PER_SECOND,
+    serverMainThreads: new Map(serverPids.map((pid) => [pid, mainThreadTicks(pid) / TICKS_PER_SECOND])),
+    wall: performance.now() / 1000,
     postgres: postgresTicks(),
     machineBusy: machine.busy / TICKS_PER_SECOND,
     machineTotal: machine.total / TICKS_PER_SECOND,
@@ -104,11 +131,17 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests:
   const postgres = perRequest(postgresTicksUsed / TICKS_PER_SECOND);
   const machine = perRequest(after.machineBusy - before.machineBusy);
   const total = after.machineTotal - before.machineTotal;
+  const wall = after.wall - before.wall;
+  let mainThreadSeconds = 0;
+  for (const [pid, seconds] of after.serverMainThreads)
+    mainThreadSeconds = Math.max(mainThreadSeconds, seconds - (before.serverMainThreads.get(pid) ?? 0));
   return {
     bench,
     server,
     serverKernel: perRequest(after.serverKernel - before.serverKernel),
     postgres,
+    mainThread: perRequest(mainThreadSeconds),
+    mainThreadBusy: wall > 0 ? Math.min(1, mainThreadSeconds / wall) : 0,
     other: Math.max(0, machine - bench - server - postgres),
     machine,
     idle: total > 0 ? 1 - (after.machineBusy - before.machineBusy) / total : 0,
@@ -142,6 +175,11 @@ export interface CpuBudget {
   serviceExtra: number;
   /** The fastest any service could go here: no work beyond the empty server's (requests/s). */
   bestPossibleRps: number;
+  /**
+   * The fastest this service's one main thread could go at its CPU a request, with a core of its
+   * own (requests/s; Infinity when it was not read).
+   */
+  oneThreadRps: number;
 }
 
 /**
@@ -167,15 +205,20 @@ export function cpuBudget(
     leftForService: allowed - http - database,
     serviceExtra: service.machine - http - database,
     bestPossibleRps: (cores * 1e6) / (http + database),
+    oneThreadRps: service.mainThread > 0 ? 1e6 / service.mainThread : Number.POSITIVE_INFINITY,
   };
 }
 
 const us = (x: number) => `${Math.round(x)} µs`;
 
 export function describeCpu(cpu: CpuPerRequest): string {
-  return `load generator ${us(cpu.bench)}, server ${us(cpu.server)} (kernel ${us(cpu.serverKernel)}), PostgreSQL ${us(cpu.postgres)}, other ${us(cpu.other)}; machine ${us(cpu.machine)} a request, ${Math.round(cpu.idle * 100)}% idle`;
+  return `load generator ${us(cpu.bench)}, server ${us(cpu.server)} (kernel ${us(cpu.serverKernel)}, main thread ${us(cpu.mainThread)}: busy ${Math.round(cpu.mainThreadBusy * 100)}% of the load), PostgreSQL ${us(cpu.postgres)}, other ${us(cpu.other)}; machine ${us(cpu.machine)} a request, ${Math.round(cpu.idle * 100)}% idle`;
 }
 
 export function describeBudget(budget: CpuBudget): string {
-  return `the target's ${Math.round(budget.targetRps)}/s allows ${us(budget.allowed)} of machine CPU a request; the HTTP exchange with the empty server takes ${us(budget.http)} and PostgreSQL ${us(budget.database)}, leaving ${us(budget.leftForService)} for the service's own work (it spends ${us(budget.serviceExtra)} today); no service could pass ${Math.round(budget.bestPossibleRps)}/s here`;
+  return `the target's ${Math.round(budget.targetRps)}/s allows ${us(budget.allowed)} of machine CPU a request; the HTTP exchange with the empty server takes ${us(budget.http)} and PostgreSQL ${us(budget.database)}, leaving ${us(budget.leftForService)} for the service's own work (it spends ${us(budget.serviceExtra)} today); no service could pass ${Math.round(budget.bestPossibleRps)}/s here${
+    Number.isFinite(budget.oneThreadRps)
+      ? `, and this one's main thread, at its CPU a request, not ${Math.round(budget.oneThreadRps)}/s`
+      : ''
+  }`;
 }

@@ -9,6 +9,8 @@ const snapshot = (over: Partial<CpuSnapshot>): CpuSnapshot => ({
   bench: 0,
   server: 0,
   serverKernel: 0,
+  serverMainThreads: new Map(),
+  wall: 0,
   postgres: new Map(),
   machineBusy: 0,
   machineTotal: 0,
@@ -20,6 +22,8 @@ const perRequest = (over: Partial<CpuPerRequest>): CpuPerRequest => ({
   server: 0,
   serverKernel: 0,
   postgres: 0,
+  mainThread: 0,
+  mainThreadBusy: 0,
   other: 0,
   machine: 0,
   idle: 0,
@@ -69,6 +73,29 @@ describe('cpuPerRequest', () => {
     expect(cpu.idle).toBeCloseTo(0.4);
   });
 
+  it("reads the busiest server's main thread: its CPU a request and its share of the load's wall time", () => {
+    const before = snapshot({
+      wall: 100,
+      serverMainThreads: new Map([
+        [20, 5],
+        [21, 9],
+      ]),
+    });
+    const after = snapshot({
+      wall: 102, // a load of 2 s
+      // pid 20's main thread ran 1.8 s, pid 21's (more in all, but before the load) 1.0 s, and a
+      // server that started during the load 0.5 s
+      serverMainThreads: new Map([
+        [20, 6.8],
+        [21, 10],
+        [22, 0.5],
+      ]),
+    });
+    const cpu = cpuPerRequest(before, after, 9000);
+    expect(cpu.mainThread).toBeCloseTo(200); // 1.8 s / 9,000
+    expect(cpu.mainThreadBusy).toBeCloseTo(0.9);
+  });
+
   it('never reports negative other time when the parts were counted past the machine (tick rounding)', () => {
     const cpu = cpuPerRequest(snapshot({}), snapshot({ server: 1, machineBusy: 0.9, machineTotal: 2 }), 100);
     expect(cpu.other).toBe(0);
@@ -90,6 +117,18 @@ describe('cpuBudget', () => {
     expect(budget.leftForService).toBeCloseTo(80);
     expect(budget.serviceExtra).toBeCloseTo(140);
     expect(budget.bestPossibleRps).toBeCloseTo(2e6 / 120);
+    expect(budget.oneThreadRps).toBe(Number.POSITIVE_INFINITY); // the main thread was not read
+  });
+
+  it("bounds the service by its main thread's CPU a request, whatever the machine leaves", () => {
+    const budget = cpuBudget(
+      2,
+      5_000,
+      perRequest({ machine: 120 }),
+      perRequest({ machine: 330, postgres: 60, server: 190, mainThread: 170 }),
+    );
+    expect(budget.bestPossibleRps).toBeCloseTo(2e6 / 180); // about 11,111/s
+    expect(budget.oneThreadRps).toBeCloseTo(1e6 / 170); // about 5,882/s
   });
 
   it('leaves nothing, and bounds the rate below the target, when PostgreSQL alone takes the allowance', () => {
@@ -118,6 +157,10 @@ describe('cpuSnapshot', () => {
       expect(after.bench - before.bench).toBeGreaterThanOrEqual(0.06);
       // The same process read from /proc (in ticks of 10 ms), and the machine busy at least as long.
       expect(after.server - before.server).toBeGreaterThanOrEqual(0.04);
+      // The spin ran on this process's main thread, which /proc names by the process's own id.
+      const main = (s: CpuSnapshot) => s.serverMainThreads.get(process.pid) ?? Number.NaN;
+      expect(main(after) - main(before)).toBeGreaterThanOrEqual(0.04);
+      expect(after.wall).toBeGreaterThan(before.wall);
       expect(after.machineBusy - before.machineBusy).toBeGreaterThanOrEqual(0.04);
       expect(after.machineTotal).toBeGreaterThan(before.machineTotal);
       expect(cpuSecondsOf(process.pid)).toBeGreaterThanOrEqual(after.server - 0.01);
