@@ -17,6 +17,7 @@ import { freeStripeLock, takeFromStripe } from '../budgets/reservations.ts';
 import { newId } from '../domain/ids.ts';
 import { completionMessageOf } from '../webhooks/store/events.ts';
 import { accountsOf, insertClaimsRouted, writeClaimEvents } from './routed-claims-store.ts';
+import { insertDeferredGrants } from './grant-store.ts';
 import type { FixedCompletionsBatch } from './fixed-completions-store.ts';
 import { takeAnsweredClaims } from '../idempotency/claim-in-statement.ts';
 import type { AnsweredClaim } from '../idempotency/claim-in-statement.ts';
@@ -91,27 +92,23 @@ export async function writeFixedCompletionsRouted(
     const paid = claims.filter((c) => c.status !== 'REJECTED').length;
     if (paid > 0) await takeFromStripe(trx, rule.budget_id, partnerId, stripe, amount * BigInt(paid));
     // A completion by a user who has not linked is a deferred reward, granted when they link.
-    const unlinked = completed.filter((r) => !accounts.has(r.partnerUid));
-    if (unlinked.length > 0)
-      await trx
-        .insertInto('deferred_rewards')
-        .values(
-          unlinked.map((r) => ({
-            id: newId('clm'),
-            kind: 'CLAIM' as const,
-            partner_id: r.partnerId,
-            partner_uid: r.partnerUid,
-            promotion_id: r.promotionId,
-            source: 'MISSION' as const,
-            source_id: r.missionId,
-            period_key: r.periodKey,
-            budget_id: rule.budget_id,
-            amount: amount.toString(),
-            completed_at: r.now.toISOString(),
-          })),
-        )
-        .onConflict((oc) => oc.doNothing())
-        .execute();
+    await insertDeferredGrants(
+      trx,
+      completed
+        .filter((r) => !accounts.has(r.partnerUid))
+        .map((r) => ({
+          id: newId('clm'),
+          partnerId: r.partnerId,
+          partnerUid: r.partnerUid,
+          promotionId: r.promotionId,
+          source: 'MISSION' as const,
+          sourceId: r.missionId,
+          periodKey: r.periodKey,
+          budgetId: rule.budget_id,
+          amount,
+          now: r.now,
+        })),
+    );
     await writeClaimEvents(trx, partnerId, claims, completed.map(completionMessageOf));
     return { markers, taken };
   });

@@ -49,37 +49,57 @@ export async function deferUnlinkedGrants(
   if (!onCitusCoordinator())
     return (await trx.executeQuery(deferUnlinkedGrantsStatement(trx, grants, ids))).rows;
   const facts = (await trx.executeQuery(grantFactsStatement(trx, grants, ids))).rows;
-  const unlinked = grants.flatMap((g, i) =>
-    facts[i]?.account_id == null ? [{ g, id: ids[i] as string }] : [],
+  await insertDeferredGrants(
+    trx,
+    grants.flatMap((g, i) =>
+      facts[i]?.account_id == null ? [{ ...g, id: ids[i] as string, budgetId: g.budget.id }] : [],
+    ),
   );
-  if (unlinked.length > 0)
-    await trx
-      .insertInto('deferred_rewards')
-      .values(
-        unlinked
-          .sort((a, b) => (deferredOrder(a.g) < deferredOrder(b.g) ? -1 : 1))
-          .map(({ g, id }) => ({
-            id,
-            kind: 'CLAIM' as const,
-            partner_id: g.partnerId,
-            partner_uid: g.partnerUid,
-            promotion_id: g.promotionId,
-            source: g.source,
-            source_id: g.sourceId,
-            period_key: g.periodKey,
-            budget_id: g.budget.id,
-            amount: g.amount.toString(),
-            completed_at: (g.completedBeforeLink ?? g.now).toISOString(),
-          })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .execute();
   return facts;
 }
 
+/** A grant deferred until its user links, as deferred_rewards holds it (kind CLAIM). */
+export type DeferredGrant = Pick<
+  Grant,
+  'partnerId' | 'partnerUid' | 'promotionId' | 'source' | 'sourceId' | 'periodKey' | 'amount' | 'now'
+> & { id: string; budgetId: string; completedBeforeLink?: Date | undefined };
+
 /** The deferred rewards' key order (concurrent writers lock their keys in one order). */
-const deferredOrder = (g: Grant) =>
+const deferredOrder = (g: DeferredGrant) =>
   `${g.partnerId}\n${g.partnerUid}\n${g.source}\n${g.sourceId}\n${g.periodKey}`;
+
+/**
+ * Writes grants deferred until their users link (on Citus: the routed paths, where the deferral
+ * cannot ride in the grants' statement), in their keys' order; a key already deferred keeps its
+ * row. One multi-row `INSERT ... VALUES`, which Citus routes to the partner's shard.
+ */
+export async function insertDeferredGrants(
+  trx: Kysely<DB>,
+  deferred: readonly DeferredGrant[],
+): Promise<void> {
+  if (deferred.length === 0) return;
+  await trx
+    .insertInto('deferred_rewards')
+    .values(
+      [...deferred]
+        .sort((a, b) => (deferredOrder(a) < deferredOrder(b) ? -1 : 1))
+        .map((g) => ({
+          id: g.id,
+          kind: 'CLAIM' as const,
+          partner_id: g.partnerId,
+          partner_uid: g.partnerUid,
+          promotion_id: g.promotionId,
+          source: g.source,
+          source_id: g.sourceId,
+          period_key: g.periodKey,
+          budget_id: g.budgetId,
+          amount: g.amount.toString(),
+          completed_at: (g.completedBeforeLink ?? g.now).toISOString(),
+        })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
 
 interface GrantFactsRow {
   account_id: string | null;

@@ -14,7 +14,7 @@ import type { Insertable, Transaction } from 'kysely';
 import type { ClaimEventsTable, DB } from '../db/schema.ts';
 import type { ClaimStatus } from '../domain/claims.ts';
 import { partnerHasEndpoint, webhookOutboxCte } from '../webhooks/store/outbox.ts';
-import { missionCompletedEvents } from '../webhooks/store/events.ts';
+import { completionRows, missionCompletedEvents } from '../webhooks/store/events.ts';
 import type { CompletionMessage } from '../webhooks/store/events.ts';
 import { freeStripeLock, takeFromStripe } from '../budgets/reservations.ts';
 import { newClaimsHooksCte } from './grant-store.ts';
@@ -198,15 +198,9 @@ export async function writeClaimEvents(
   completed: readonly CompletionMessage[] = [],
 ): Promise<void> {
   if ((written.length === 0 && completed.length === 0) || !(await partnerHasEndpoint(trx, partnerId))) return;
-  const done = <T>(pick: (r: CompletionMessage) => T) => completed.map(pick);
   const claim = <T>(pick: (c: WrittenClaim) => T) => written.map(pick);
   await sql`
-    WITH done AS (
-      SELECT * FROM unnest(${done((r) => r.partnerId)}::text[], ${done((r) => r.partnerUid)}::text[],
-                           ${done((r) => r.missionId)}::text[], ${done((r) => r.periodKey)}::text[],
-                           ${done((r) => r.at)}::timestamptz[])
-             AS r(partner_id, partner_uid, mission_id, period_key, at)
-    ), claim AS (
+    WITH done AS (${completionRows(completed)}), claim AS (
       SELECT * FROM unnest(${claim((c) => c.id)}::text[], ${claim((c) => c.status)}::text[], ${claim((c) => c.reason)}::text[],
                            ${claim((c) => c.partnerId)}::text[], ${claim((c) => c.partnerUid)}::text[],
                            ${claim((c) => c.assetId)}::text[], ${claim((c) => c.amount.toString())}::numeric[],

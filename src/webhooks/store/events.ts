@@ -100,6 +100,19 @@ export function completionMessageOf(r: Omit<CompletionMessage, 'at'> & { now: Da
 }
 
 /**
+ * Completions as rows (partner_id, partner_uid, mission_id, period_key, at) from the statement's
+ * arrays, for missionCompletedEvents.
+ */
+export function completionRows(completed: readonly CompletionMessage[]) {
+  const done = <T>(pick: (r: CompletionMessage) => T) => completed.map(pick);
+  return sql`
+    SELECT * FROM unnest(${done((r) => r.partnerId)}::text[], ${done((r) => r.partnerUid)}::text[],
+                         ${done((r) => r.missionId)}::text[], ${done((r) => r.periodKey)}::text[],
+                         ${done((r) => r.at)}::timestamptz[])
+           AS r(partner_id, partner_uid, mission_id, period_key, at)`;
+}
+
+/**
  * The mission.completed messages of one partner's completions, when the partner has an enabled
  * endpoint (on Citus: the completing batch's routed path, progress/store.ts).
  */
@@ -109,15 +122,7 @@ export async function writeMissionCompletedMessages(
   completed: readonly CompletionMessage[],
 ): Promise<void> {
   if (completed.length === 0 || !(await partnerHasEndpoint(trx, partnerId))) return;
-  const done = <T>(pick: (r: CompletionMessage) => T) => completed.map(pick);
   await sql`
-    WITH ${webhookOutboxCte(
-      'completion_hooks',
-      missionCompletedEvents(sql`(
-        SELECT * FROM unnest(${done((r) => r.partnerId)}::text[], ${done((r) => r.partnerUid)}::text[],
-                             ${done((r) => r.missionId)}::text[], ${done((r) => r.periodKey)}::text[],
-                             ${done((r) => r.at)}::timestamptz[])
-               AS r(partner_id, partner_uid, mission_id, period_key, at)) r`),
-    )}
+    WITH ${webhookOutboxCte('completion_hooks', missionCompletedEvents(sql`(${completionRows(completed)}) r`))}
     SELECT 1`.execute(trx);
 }
