@@ -16,7 +16,6 @@ import {
 } from './database.ts';
 import type { Database, DatabaseLog, DatabaseTimeouts } from './database.ts';
 import { pinnablePool } from './request-transaction.ts';
-import { withArrayLiterals } from './array-literal.ts';
 
 export { DEFAULT_DATABASE_TIMEOUTS, describeDbError, reconnectDelayMs } from './database.ts';
 export type { Database, DatabaseLog, DatabaseProbe, DatabaseTimeouts, PoolReading } from './database.ts';
@@ -70,8 +69,7 @@ function withPreparedStatements(pool: pg.Pool, acquired: AcquireListeners): Post
   // One wrapper per pg client: Kysely keeps its connection objects by client identity.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
-    const query = (text: unknown, given?: unknown[]) => {
-      const values = withArrayLiterals(given);
+    const query = (text: unknown, values?: unknown[]) => {
       const mark = typeof text === 'string' ? PREPARED_MARK.exec(text) : null;
       if (mark)
         return client.query({
