@@ -54,10 +54,14 @@ export interface CpuPerRequest {
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** utime and stime of a process in ticks, and its command name; undefined once it is gone. */
-function statOf(pid: number): { user: number; system: number; name: string } | undefined {
+/**
+ * utime and stime of a process (or, with `thread`, one of its threads) in ticks, and its command
+ * name; undefined once it is gone.
+ */
+function statOf(pid: number, thread?: number): { user: number; system: number; name: string } | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const file = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+    const stat = readFileSync(file, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     return { user: Number(fields[11]), system: Number(fields[12]), name };
@@ -68,13 +72,8 @@ function statOf(pid: number): { user: number; system: number; name: string } | u
 
 /** utime + stime in ticks of a process's main thread (its thread id is its pid), 0 once gone. */
 function mainThreadTicks(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
+  const stat = statOf(pid, pid);
+  return stat === undefined ? 0 : stat.user + stat.system;
 }
 
 /** CPU seconds (user + system) a process has used, 0 when it is gone. */
@@ -109,7 +108,7 @@ export function machineTicks(procStat: string): { busy: number; total: number } 
 export function cpuSnapshot(serverPids: readonly number[]): CpuSnapshot {
   const usage = process.cpuUsage();
   const machine = machineTicks(readFileSync('/proc/stat', 'utf8'));
-  const servers = serverPids.map(statOf);
+  const servers = serverPids.map((pid) => statOf(pid));
   return {
     bench: (usage.user + usage.system) / 1e6,
     server: servers.reduce((sum, s) => sum + (s ? s.user + s.system : 0), 0) / TICKS_PER_SECOND,

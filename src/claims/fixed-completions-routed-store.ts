@@ -1,9 +1,9 @@
 // A batch of FIXED-reward completions on Citus (docs/scaling.md "The transaction's way routed
 // too"): the same writes as the batch's one statement (fixed-completions-store.ts), as a
 // transaction of statements that each name the partner and carry their rows as values, so that
-// Citus routes every one to the partner's shard. The one statement's dozen data-modifying CTEs are each a sub-plan
-// there, planned again at every execution. A keyed batch takes its idempotency keys as one
-// statement of the transaction, and writes the records of those it took.
+// Citus routes every one to the partner's shard. The one statement's dozen data-modifying CTEs are
+// each a sub-plan there, planned again at every execution. A keyed batch takes its idempotency keys
+// as one statement of the transaction, and writes the records of those it took.
 //
 // What holds it exact is what holds the statement: the stripe is locked first and kept to the
 // commit, a claim is written once (its unique key, ON CONFLICT DO NOTHING), the take is the amount

@@ -61,8 +61,16 @@ export async function deferUnlinkedGrants(
 /** A grant deferred until its user links, as deferred_rewards holds it (kind CLAIM). */
 export type DeferredGrant = Pick<
   Grant,
-  'partnerId' | 'partnerUid' | 'promotionId' | 'source' | 'sourceId' | 'periodKey' | 'amount' | 'now'
-> & { id: string; budgetId: string; completedBeforeLink?: Date | undefined };
+  | 'partnerId'
+  | 'partnerUid'
+  | 'promotionId'
+  | 'source'
+  | 'sourceId'
+  | 'periodKey'
+  | 'amount'
+  | 'now'
+  | 'completedBeforeLink'
+> & { id: string; budgetId: string };
 
 /** The deferred rewards' key order (concurrent writers lock their keys in one order). */
 const deferredOrder = (g: DeferredGrant) =>
