@@ -43,6 +43,11 @@ export function parsePerfScript(text: string): PerfSample[] {
   return samples;
 }
 
+/** The samples of one thread (a process's main thread has the process's id). */
+export function samplesOfThread(samples: readonly PerfSample[], tid: number): PerfSample[] {
+  return samples.filter((sample) => sample.tid === tid);
+}
+
 /** The area of a JavaScript frame named by --perf-basic-prof ("JS:*name url:line:col"), else undefined. */
 export function areaOfJsFrame(symbol: string): string | undefined {
   if (!symbol.startsWith('JS:')) return undefined;
@@ -77,6 +82,7 @@ export function summarizePerf(
   samples: readonly PerfSample[],
   cpuMicrosPerRequest?: number,
   top = 30,
+  of = 'all threads',
 ): string {
   const total = Math.max(1, samples.length);
   const areas = new Map<string, { count: number; leaves: Map<string, number> }>();
@@ -97,7 +103,7 @@ export function summarizePerf(
       : `${pct} ${((count / total) * cpuMicrosPerRequest).toFixed(1).padStart(6)} µs`;
   };
   const lines = [
-    `${samples.length} samples of CPU (all threads)${cpuMicrosPerRequest === undefined ? '' : `, ${cpuMicrosPerRequest.toFixed(0)} µs of CPU a request`}`,
+    `${samples.length} samples of CPU (${of})${cpuMicrosPerRequest === undefined ? '' : `, ${cpuMicrosPerRequest.toFixed(0)} µs of CPU a request`}`,
     '',
     'by area (each sample to its nearest JavaScript frame; its three leaf functions most sampled):',
   ];

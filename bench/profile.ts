@@ -11,6 +11,10 @@
 // BENCH_PROFILER=perf samples CPU with Linux perf (Debian's linux-perf) instead of V8's sampler,
 // which counts wall time: a thread descheduled in a system call reads as busy in it
 // (docs/performance.md, "Ninth round"). Files perf-<scenario>.txt, with µs of CPU a request.
+// BENCH_PROFILE_MAIN_THREAD=1 (with perf): only the service's main thread, the one that runs its
+// JavaScript, HTTP parser and database driver (docs/performance.md, "Thirteenth round").
+// BENCH_PROFILE_KEEP_MAP=1 keeps node's /tmp/perf-<pid>.map, so that `perf script -i
+// bench/results/profiles/<scenario>/perf.data` still names the JavaScript frames afterwards.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +35,7 @@ import {
   waitForHttp,
 } from './setup.ts';
 import { summarizeProfile } from './profile-summary.ts';
-import { parsePerfScript, summarizePerf } from './perf-summary.ts';
+import { parsePerfScript, samplesOfThread, summarizePerf } from './perf-summary.ts';
 import { cpuPerRequest, cpuSnapshot } from './cpu-budget.ts';
 import type { CpuSnapshot } from './cpu-budget.ts';
 
@@ -50,6 +54,8 @@ const keyed = (req: { headers?: Record<string, string>; [k: string]: unknown }) 
   KEYS ? { ...req, headers: { ...req.headers, 'idempotency-key': crypto.randomUUID() } } : req;
 const RESULTS = path.join(ROOT, 'bench', 'results');
 const PROFILER = process.env.BENCH_PROFILER ?? 'v8';
+const MAIN_THREAD_ONLY = process.env.BENCH_PROFILE_MAIN_THREAD === '1';
+const KEEP_MAP = process.env.BENCH_PROFILE_KEEP_MAP === '1';
 if (!['v8', 'perf'].includes(PROFILER))
   throw new Error(`BENCH_PROFILER is v8 or perf, not ${JSON.stringify(PROFILER)}`);
 if (PROFILER === 'perf' && spawnSync('perf', ['--version']).status !== 0)
@@ -293,10 +299,14 @@ function startProfiled(dir: string): {
         maxBuffer: 1 << 30,
         stdio: ['ignore', 'pipe', 'ignore'],
       }).toString();
-      rmSync(`/tmp/perf-${pid}.map`, { force: true });
-      const samples = parsePerfScript(script);
+      if (!KEEP_MAP) rmSync(`/tmp/perf-${pid}.map`, { force: true });
+      const all = parsePerfScript(script);
+      const samples = MAIN_THREAD_ONLY ? samplesOfThread(all, pid) : all;
       if (samples.length === 0) throw new Error(`perf recorded no samples that could be read (${data})`);
-      return `the service's CPU a request (from /proc): ${cpu.server.toFixed(0)} µs, of which the kernel's ${cpu.serverKernel.toFixed(0)} µs\n\n${summarizePerf(samples, cpu.server)}`;
+      const whole = `the service's CPU a request (from /proc): ${cpu.server.toFixed(0)} µs, of which the kernel's ${cpu.serverKernel.toFixed(0)} µs`;
+      if (!MAIN_THREAD_ONLY) return `${whole}\n\n${summarizePerf(samples, cpu.server)}`;
+      const summary = summarizePerf(samples, cpu.mainThread, 30, 'the main thread');
+      return `${whole}; its main thread's ${cpu.mainThread.toFixed(0)} µs\n\n${summary}`;
     },
   };
 }

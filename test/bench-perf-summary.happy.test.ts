@@ -8,6 +8,7 @@ import {
   areaOfJsFrame,
   areaOfSample,
   parsePerfScript,
+  samplesOfThread,
   summarizePerf,
 } from '../bench/perf-summary.ts';
 
@@ -91,5 +92,17 @@ describe('summarizePerf', () => {
     // one sample in seven of 140 µs is 20 µs
     expect(text).toMatch(/14\.3%\s+20\.0 µs {2}src\/progress {2}\[Builtins_KeyedLoadIC_Megamorphic\]/);
     expect(text).toMatch(/14\.3%\s+20\.0 µs {2}\(garbage collector\)/);
+  });
+
+  it("counts one thread's samples alone when asked (BENCH_PROFILE_MAIN_THREAD)", () => {
+    const main = samplesOfThread(parsePerfScript(SCRIPT), 4242);
+    // 4243 (a helper thread, the garbage collector's sample) and 977 are not the main thread
+    expect(main).toHaveLength(5);
+    const text = summarizePerf(main, 100, 30, 'the main thread');
+    expect(text).toContain('5 samples of CPU (the main thread), 100 µs of CPU a request');
+    expect(text).not.toContain(GC_AREA);
+    expect(text).not.toContain('find-my-way');
+    // one sample in five of 100 µs is 20 µs
+    expect(text).toMatch(/20\.0%\s+20\.0 µs {2}pg {2}\[/);
   });
 });
