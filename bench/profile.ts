@@ -58,6 +58,9 @@ const MAIN_THREAD_ONLY = process.env.BENCH_PROFILE_MAIN_THREAD === '1';
 const KEEP_MAP = process.env.BENCH_PROFILE_KEEP_MAP === '1';
 if (!['v8', 'perf'].includes(PROFILER))
   throw new Error(`BENCH_PROFILER is v8 or perf, not ${JSON.stringify(PROFILER)}`);
+// Both read perf's recording: with V8's sampler they would be ignored without a word.
+if ((MAIN_THREAD_ONLY || KEEP_MAP) && PROFILER !== 'perf')
+  throw new Error('BENCH_PROFILE_MAIN_THREAD and BENCH_PROFILE_KEEP_MAP need BENCH_PROFILER=perf');
 if (PROFILER === 'perf' && spawnSync('perf', ['--version']).status !== 0)
   throw new Error('BENCH_PROFILER=perf needs perf on the PATH (Debian: apt-get install linux-perf)');
 
