@@ -141,6 +141,11 @@ export interface WebhookConfig {
   timeoutMs: number;
   /** POSTs in flight at once to one endpoint; one user's messages still go one after another. */
   concurrency: number;
+  /**
+   * Longest pause, in ms, of the delivery in the service's own process while its partner API is
+   * saturated (docs/webhooks.md, "Delivery under load"); 0 never pauses. `npm run worker` has no API.
+   */
+  yieldMs: number;
   /** Endpoint URLs must be https (always in production). */
   requireHttps: boolean;
   /** Endpoints may point at private, loopback or link-local addresses (tests, local development only). */
@@ -161,6 +166,7 @@ export function loadWebhookConfig(env: Env, nodeEnv: string): WebhookConfig {
     idleMs: integer(env, 'WEBHOOK_IDLE_MS', 1000, 10, 60_000),
     timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 64),
+    yieldMs: integer(env, 'WEBHOOK_YIELD_MS', 30_000, 0, 600_000),
     requireHttps: nodeEnv === 'production',
     allowPrivateAddresses,
   };

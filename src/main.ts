@@ -136,6 +136,8 @@ async function main(): Promise<void> {
       ? startWebhookWorker(database.db, systemClock, {
           ...config.webhooks,
           log: (err) => app.log.error({ err }, 'webhook delivery round failed'),
+          // The partner API goes first: delivery pauses while its database batches are saturated.
+          yieldTo: { slotMs: () => app.coalescers.slotMs(), maxPauseMs: config.webhooks.yieldMs },
         })
       : undefined;
     // [chain payout] the embedded development chain when no network is registered (DEV_CHAIN,

@@ -170,6 +170,35 @@ describe('Coalescer bounds', () => {
     expect(r.batches).toEqual([[1]]);
   });
 
+  it('counts the time its batch slots were busy, over their number, running batches included', async () => {
+    const r = recorder<number>();
+    let now = 1_000;
+    const group = new CoalescerGroup({ maxWaiting: 100, maxWaitMs: 60_000 });
+    const coalescer = new Coalescer({ run: r.run, concurrency: 2, group, now: () => now });
+    const idle = new Coalescer({ run: r.run, concurrency: 1, group, now: () => now });
+    now += 5; // nothing runs yet
+    expect(group.slotMs()).toEqual([0, 0]);
+    const first = coalescer.submit(1);
+    await tick();
+    now += 10; // one slot of two busy for 10 ms
+    expect(coalescer.slotMs()).toBe(5);
+    const second = coalescer.submit(2);
+    await tick();
+    now += 20; // both busy for 20 ms
+    expect(coalescer.slotMs()).toBe(25);
+    r.release();
+    await first;
+    await tick(); // the first batch's slot is freed after its items are answered
+    now += 30; // the second alone, still running
+    expect(group.slotMs()).toEqual([40, 0]);
+    r.release();
+    await second;
+    await tick();
+    now += 100; // nothing runs
+    expect(group.slotMs()).toEqual([40, 0]);
+    expect(idle.slotMs()).toBe(0);
+  });
+
   it('refuses bounds below one', () => {
     const group = new CoalescerGroup({ maxWaiting: 0, maxWaitMs: 10 });
     expect(() => new Coalescer({ run: async (items: number[]) => items, group })).toThrow(RangeError);

@@ -85,6 +85,8 @@ export class Coalescer<I, O> {
   readonly #runningSince = new Set<{ startedAt: number }>();
   #scheduled = false;
   #deadlineTimer: NodeJS.Timeout | undefined;
+  /** Milliseconds the finished batches ran, summed. */
+  #ranMs = 0;
 
   constructor(options: CoalescerOptions<I, O>) {
     this.#run = options.run;
@@ -120,6 +122,19 @@ export class Coalescer<I, O> {
 
   get #running(): number {
     return this.#runningSince.size;
+  }
+
+  /**
+   * Milliseconds its batch slots have been busy since it was made, over their number: read twice,
+   * the difference over the time between is the share of that time its slots were busy (1: every
+   * slot, all the time). Webhook delivery in the service's process yields to the partner API by it
+   * (src/webhooks/delivery.ts).
+   */
+  slotMs(): number {
+    const now = this.#now();
+    let ms = this.#ranMs;
+    for (const run of this.#runningSince) ms += now - run.startedAt;
+    return ms / this.#concurrency;
   }
 
   reading(): QueueReading {
@@ -180,7 +195,9 @@ export class Coalescer<I, O> {
       this.#runningSince.add(run);
       void this.#execute(batch).finally(() => {
         this.#runningSince.delete(run);
-        this.#group?.batchDone(batch.length, this.#now() - run.startedAt);
+        const ranMs = this.#now() - run.startedAt;
+        this.#ranMs += ranMs;
+        this.#group?.batchDone(batch.length, ranMs);
         this.#drain();
       });
     }
@@ -245,7 +262,7 @@ export class Coalescer<I, O> {
  */
 export class CoalescerGroup {
   readonly bounds: QueueBounds;
-  readonly #members = new Set<{ reading(): QueueReading }>();
+  readonly #members = new Set<{ reading(): QueueReading; slotMs(): number }>();
   /** Told of every batch a member finished, with its size and duration in ms (metrics). */
   onBatch: ((size: number, durationMs: number) => void) | undefined;
 
@@ -253,8 +270,13 @@ export class CoalescerGroup {
     this.bounds = bounds;
   }
 
-  add(member: { reading(): QueueReading }): void {
+  add(member: { reading(): QueueReading; slotMs(): number }): void {
     this.#members.add(member);
+  }
+
+  /** Each member's slotMs, in the order the members joined (a member never leaves). */
+  slotMs(): number[] {
+    return [...this.#members].map((member) => member.slotMs());
   }
 
   /** A member finished a batch (whatever its outcome). */

@@ -304,17 +304,100 @@ async function deliver(
   };
 }
 
-/** Runs delivery rounds until stopped: back to back while there is work, else every `idleMs`. */
+/**
+ * How the delivery in a service's own process yields to its partner API (docs/webhooks.md,
+ * "Delivery under load"): while one of the API's batching queues keeps its database slots busy
+ * SATURATED_SHARE of the time or more, no round starts, for at most `maxPauseMs` in a row; then every
+ * message due is delivered (rounds back to back until one is not full) before it may pause again.
+ */
+export interface DeliveryYield {
+  /** Each batching queue's busy slot milliseconds so far (CoalescerGroup.slotMs). */
+  slotMs(): readonly number[];
+  /** Longest pause in a row; 0 never pauses. */
+  maxPauseMs: number;
+}
+
+/**
+ * The API counts as saturated when a queue's batch slots were busy at least this share of the
+ * time. A flash crowd keeps them busy 0.7-1.0 of it on this machine (docs/performance.md, "Fifteenth
+ * round"); one report at a time (a batch of one, about a millisecond) a few hundred times a second
+ * keeps them far below.
+ */
+export const SATURATED_SHARE = 0.75;
+/** While paused, how often the API's queues are looked at again. */
+const PAUSE_CHECK_MS = 100;
+/** Looks in a row that find the API calm before a paused worker starts a round again. */
+const CALM_LOOKS = 2;
+
+/**
+ * Whether the API was saturated since the last call (the first: since the watch was made): the
+ * busiest queue's growth of busy slot milliseconds against the monotonic clock.
+ */
+export function saturationWatch(
+  slotMs: () => readonly number[],
+  now: () => number = () => performance.now(),
+) {
+  let last = { at: now(), slots: slotMs() };
+  return (): boolean => {
+    const at = now();
+    const slots = slotMs();
+    const elapsed = at - last.at;
+    const busiest = Math.max(0, ...slots.map((ms, i) => ms - (last.slots[i] ?? 0)));
+    last = { at, slots };
+    return elapsed > 0 && busiest / elapsed >= SATURATED_SHARE;
+  };
+}
+
+/**
+ * Runs delivery rounds until stopped: back to back while there is work, else every `idleMs`; with
+ * `yieldTo`, none while the partner API of its process is saturated (DeliveryYield).
+ */
 export function startWebhookWorker(
   db: Kysely<DB>,
   clock: Clock,
-  options: DeliveryOptions & { idleMs: number; log?: (err: unknown) => void },
+  options: DeliveryOptions & { idleMs: number; log?: (err: unknown) => void; yieldTo?: DeliveryYield },
 ) {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   // One client for the worker's life: connections to receivers are kept between rounds.
   const agent = options.agent ?? deliveryAgent(options);
+  const fullRound = options.batchSize ?? 20 * (options.concurrency ?? 1);
+  const maxPauseMs = options.yieldTo?.maxPauseMs ?? 0;
+  const saturated = options.yieldTo && maxPauseMs > 0 ? saturationWatch(options.yieldTo.slotMs) : () => false;
+  let pausedSince: number | undefined;
+  let calmLooks = 0;
+  let catchingUp = false;
+  const later = (next: () => void, ms: number) => {
+    if (!stopped) timer = setTimeout(next, ms);
+  };
+  // Before each round: it starts at once, unless the API is saturated. Then the worker pauses,
+  // looking again every PAUSE_CHECK_MS, until the API has been calm for CALM_LOOKS looks in a row
+  // (one lull in a crowd does not start a round) or maxPauseMs have passed; after that, the backlog
+  // is delivered whole (catching up) before it may pause again.
+  const mayStart = () => {
+    if (stopped) return;
+    if (catchingUp) return tick();
+    const busy = saturated();
+    const at = performance.now();
+    if (pausedSince === undefined) {
+      if (!busy) return tick();
+      pausedSince = at;
+      calmLooks = 0;
+    } else if (busy) {
+      calmLooks = 0;
+    } else if (++calmLooks >= CALM_LOOKS) {
+      pausedSince = undefined;
+      return tick();
+    }
+    const paused = at - pausedSince;
+    if (paused >= maxPauseMs) {
+      pausedSince = undefined;
+      catchingUp = true;
+      return tick();
+    }
+    later(mayStart, Math.min(PAUSE_CHECK_MS, maxPauseMs - paused));
+  };
   const tick = () => {
     running = (async () => {
       let handled = 0;
@@ -323,7 +406,10 @@ export function startWebhookWorker(
       } catch (error) {
         options.log?.(error);
       }
-      if (!stopped) timer = setTimeout(tick, handled > 0 ? 0 : options.idleMs);
+      // A round that was not full delivered everything due: a backlog is caught up.
+      if (handled < fullRound) catchingUp = false;
+      if (handled > 0) mayStart();
+      else later(mayStart, options.idleMs);
     })();
   };
   tick();
