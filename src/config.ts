@@ -142,8 +142,9 @@ export interface WebhookConfig {
   /** POSTs in flight at once to one endpoint; one user's messages still go one after another. */
   concurrency: number;
   /**
-   * Longest pause, in ms, of the delivery in the service's own process while its partner API is
-   * saturated (docs/webhooks.md, "Delivery under load"); 0 never pauses. `npm run worker` has no API.
+   * How long, in ms, a message may be held back by the delivery in the service's own process while
+   * its partner API is saturated (docs/webhooks.md, "Delivery under load"); 0 holds nothing back.
+   * `npm run worker` has no API.
    */
   yieldMs: number;
   /** Endpoint URLs must be https (always in production). */

@@ -136,7 +136,7 @@ async function main(): Promise<void> {
       ? startWebhookWorker(database.db, systemClock, {
           ...config.webhooks,
           log: (err) => app.log.error({ err }, 'webhook delivery round failed'),
-          // The partner API goes first: delivery pauses while its database batches are saturated.
+          // The partner API goes first: delivery holds messages back while its batches are saturated.
           yieldTo: { slotMs: () => app.coalescers.slotMs(), maxPauseMs: config.webhooks.yieldMs },
         })
       : undefined;

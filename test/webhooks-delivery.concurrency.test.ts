@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { setupMission, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
-import { registerEndpoint } from './webhooks/endpoints.ts';
+import { emptyOutbox, registerEndpoint } from './webhooks/endpoints.ts';
 import { startReceiver } from './webhooks/receiver.ts';
 import { runWebhookBatch, sequenceOf } from '../src/webhooks/delivery.ts';
 import { loadConfig } from '../src/config.ts';
@@ -25,8 +25,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   receiver.reset();
-  await sql`DELETE FROM webhook_attempts`.execute(ctx.database.db);
-  await sql`DELETE FROM webhook_messages`.execute(ctx.database.db);
+  await emptyOutbox(ctx);
 });
 afterAll(async () => {
   await receiver?.close();

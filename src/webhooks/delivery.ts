@@ -55,6 +55,8 @@ export interface DeliveryOptions extends AddressRules {
   random?: () => number;
   /** The HTTP client (deliveryAgent); a round without one makes its own and closes it at its end. */
   agent?: Dispatcher;
+  /** Leases only messages due at or before this instant (default: now). */
+  dueBy?: Date;
 }
 
 /** Resolves like the system does, then refuses any non-public address: checked for the address actually connected to. */
@@ -181,7 +183,7 @@ export async function runWebhookBatch(
   const batchSize = options.batchSize ?? 20 * concurrency;
   const roundMs = options.roundMs ?? 20 * options.timeoutMs;
   const lease = new Date(now.getTime() + roundMs + options.timeoutMs + 5_000);
-  const rows = await leaseDueMessages(db, now, lease, batchSize);
+  const rows = await leaseDueMessages(db, options.dueBy ?? now, lease, batchSize);
   // Measured on the monotonic clock: the round's real length is what the lease must cover.
   const startBy = performance.now() + roundMs;
   const attempts: Attempt[] = [];
@@ -307,13 +309,13 @@ async function deliver(
 /**
  * How the delivery in a service's own process yields to its partner API (docs/webhooks.md,
  * "Delivery under load"): while one of the API's batching queues keeps its database slots busy
- * SATURATED_SHARE of the time or more, no round starts, for at most `maxPauseMs` in a row; then every
- * message due is delivered (rounds back to back until one is not full) before it may pause again.
+ * SATURATED_SHARE of the time or more, a round sends only the messages that have been due for
+ * `maxPauseMs` already; the others wait until the API is calm or they are that late.
  */
 export interface DeliveryYield {
   /** Each batching queue's busy slot milliseconds so far (CoalescerGroup.slotMs). */
   slotMs(): readonly number[];
-  /** Longest pause in a row; 0 never pauses. */
+  /** Longest a message waits for the API; 0 never waits. */
   maxPauseMs: number;
 }
 
@@ -324,9 +326,9 @@ export interface DeliveryYield {
  * keeps them far below.
  */
 export const SATURATED_SHARE = 0.75;
-/** While paused, how often the API's queues are looked at again. */
+/** While yielding, how often a worker with nothing late enough to send looks again. */
 const PAUSE_CHECK_MS = 100;
-/** Looks in a row that find the API calm before a paused worker starts a round again. */
+/** Looks in a row that find the API calm before a yield ends. */
 const CALM_LOOKS = 2;
 
 /**
@@ -350,7 +352,8 @@ export function saturationWatch(
 
 /**
  * Runs delivery rounds until stopped: back to back while there is work, else every `idleMs`; with
- * `yieldTo`, none while the partner API of its process is saturated (DeliveryYield).
+ * `yieldTo`, while the partner API of its process is saturated, only for messages already
+ * `maxPauseMs` late (DeliveryYield).
  */
 export function startWebhookWorker(
   db: Kysely<DB>,
@@ -362,54 +365,36 @@ export function startWebhookWorker(
   let running: Promise<void> = Promise.resolve();
   // One client for the worker's life: connections to receivers are kept between rounds.
   const agent = options.agent ?? deliveryAgent(options);
-  const fullRound = options.batchSize ?? 20 * (options.concurrency ?? 1);
   const maxPauseMs = options.yieldTo?.maxPauseMs ?? 0;
   const saturated = options.yieldTo && maxPauseMs > 0 ? saturationWatch(options.yieldTo.slotMs) : () => false;
-  let pausedSince: number | undefined;
+  let yielding = false;
   let calmLooks = 0;
-  let catchingUp = false;
+  // Before each round: the API found saturated starts a yield, which ends after CALM_LOOKS looks in a
+  // row find it calm (one lull in a crowd does not end it).
+  const look = (): boolean => {
+    const busy = saturated();
+    if (busy) calmLooks = 0;
+    if (!yielding) yielding = busy;
+    else if (!busy && ++calmLooks >= CALM_LOOKS) yielding = false;
+    return yielding;
+  };
   const later = (next: () => void, ms: number) => {
     if (!stopped) timer = setTimeout(next, ms);
   };
-  // Before each round: it starts at once, unless the API is saturated. Then the worker pauses,
-  // looking again every PAUSE_CHECK_MS, until the API has been calm for CALM_LOOKS looks in a row
-  // (one lull in a crowd does not start a round) or maxPauseMs have passed; after that, the backlog
-  // is delivered whole (catching up) before it may pause again.
-  const mayStart = () => {
-    if (stopped) return;
-    if (catchingUp) return tick();
-    const busy = saturated();
-    const at = performance.now();
-    if (pausedSince === undefined) {
-      if (!busy) return tick();
-      pausedSince = at;
-      calmLooks = 0;
-    } else if (busy) {
-      calmLooks = 0;
-    } else if (++calmLooks >= CALM_LOOKS) {
-      pausedSince = undefined;
-      return tick();
-    }
-    const paused = at - pausedSince;
-    if (paused >= maxPauseMs) {
-      pausedSince = undefined;
-      catchingUp = true;
-      return tick();
-    }
-    later(mayStart, Math.min(PAUSE_CHECK_MS, maxPauseMs - paused));
-  };
   const tick = () => {
+    if (stopped) return;
+    const yieldingNow = look();
     running = (async () => {
       let handled = 0;
       try {
-        handled = await runWebhookBatch(db, clock, { ...options, agent });
+        // Yielding, only what has waited maxPauseMs goes: late by at most that, in event order.
+        const dueBy = yieldingNow ? new Date(clock.now().getTime() - maxPauseMs) : undefined;
+        handled = await runWebhookBatch(db, clock, { ...options, agent, ...(dueBy && { dueBy }) });
       } catch (error) {
         options.log?.(error);
       }
-      // A round that was not full delivered everything due: a backlog is caught up.
-      if (handled < fullRound) catchingUp = false;
-      if (handled > 0) mayStart();
-      else later(mayStart, options.idleMs);
+      if (handled > 0) later(tick, 0);
+      else later(tick, yieldingNow ? PAUSE_CHECK_MS : options.idleMs);
     })();
   };
   tick();
