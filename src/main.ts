@@ -137,7 +137,7 @@ async function main(): Promise<void> {
           ...config.webhooks,
           log: (err) => app.log.error({ err }, 'webhook delivery round failed'),
           // The partner API goes first: delivery holds messages back while its batches are saturated.
-          yieldTo: { slotMs: () => app.coalescers.slotMs(), maxPauseMs: config.webhooks.yieldMs },
+          yieldTo: { slotMs: () => app.coalescers.slotMs(), maxHoldMs: config.webhooks.yieldMs },
         })
       : undefined;
     // [chain payout] the embedded development chain when no network is registered (DEV_CHAIN,

@@ -79,7 +79,7 @@ function api() {
 }
 
 /** One message a round, so that a message held back shows in what has arrived. */
-function start(slotMs: () => number[], maxPauseMs: number) {
+function start(slotMs: () => number[], maxHoldMs: number) {
   worker = startWebhookWorker(ctx.database.db, ctx.clock, {
     timeoutMs: 2_000,
     requireHttps: false,
@@ -87,7 +87,7 @@ function start(slotMs: () => number[], maxPauseMs: number) {
     concurrency: 1,
     batchSize: 1,
     idleMs: 20,
-    yieldTo: { slotMs, maxPauseMs },
+    yieldTo: { slotMs, maxHoldMs },
   });
 }
 

@@ -310,20 +310,20 @@ async function deliver(
  * How the delivery in a service's own process yields to its partner API (docs/webhooks.md,
  * "Delivery under load"): while one of the API's batching queues keeps its database slots busy
  * SATURATED_SHARE of the time or more, a round sends only the messages that have been due for
- * `maxPauseMs` already; the others wait until the API is calm or they are that late.
+ * `maxHoldMs` already; the others are held back until the API is calm or they are that late.
  */
 export interface DeliveryYield {
   /** Each batching queue's busy slot milliseconds so far (CoalescerGroup.slotMs). */
   slotMs(): readonly number[];
-  /** Longest a message waits for the API; 0 never waits. */
-  maxPauseMs: number;
+  /** Longest a message is held back for the API, in ms; 0 holds nothing back. */
+  maxHoldMs: number;
 }
 
 /**
  * The API counts as saturated when a queue's batch slots were busy at least this share of the
- * time. A flash crowd keeps them busy 0.7-1.0 of it on this machine (docs/performance.md, "Fifteenth
- * round"); one report at a time (a batch of one, about a millisecond) a few hundred times a second
- * keeps them far below.
+ * time. A flash crowd kept them busy 0.72-0.98 of it on the bench's machine (docs/performance.md,
+ * "Fifteenth round"); one client sending reports one after another keeps at most one of the two
+ * slots busy (BATCH_CONCURRENCY), half of them.
  */
 export const SATURATED_SHARE = 0.75;
 /** While yielding, how often a worker with nothing late enough to send looks again. */
@@ -353,7 +353,7 @@ export function saturationWatch(
 /**
  * Runs delivery rounds until stopped: back to back while there is work, else every `idleMs`; with
  * `yieldTo`, while the partner API of its process is saturated, only for messages already
- * `maxPauseMs` late (DeliveryYield).
+ * `maxHoldMs` late (DeliveryYield).
  */
 export function startWebhookWorker(
   db: Kysely<DB>,
@@ -365,8 +365,8 @@ export function startWebhookWorker(
   let running: Promise<void> = Promise.resolve();
   // One client for the worker's life: connections to receivers are kept between rounds.
   const agent = options.agent ?? deliveryAgent(options);
-  const maxPauseMs = options.yieldTo?.maxPauseMs ?? 0;
-  const saturated = options.yieldTo && maxPauseMs > 0 ? saturationWatch(options.yieldTo.slotMs) : () => false;
+  const maxHoldMs = options.yieldTo?.maxHoldMs ?? 0;
+  const saturated = options.yieldTo && maxHoldMs > 0 ? saturationWatch(options.yieldTo.slotMs) : () => false;
   let yielding = false;
   let calmLooks = 0;
   // Before each round: the API found saturated starts a yield, which ends after CALM_LOOKS looks in a
@@ -387,8 +387,8 @@ export function startWebhookWorker(
     running = (async () => {
       let handled = 0;
       try {
-        // Yielding, only what has waited maxPauseMs goes: late by at most that, in event order.
-        const dueBy = yieldingNow ? new Date(clock.now().getTime() - maxPauseMs) : undefined;
+        // Yielding, only what has waited maxHoldMs goes: late by at most that, in event order.
+        const dueBy = yieldingNow ? new Date(clock.now().getTime() - maxHoldMs) : undefined;
         handled = await runWebhookBatch(db, clock, { ...options, agent, ...(dueBy && { dueBy }) });
       } catch (error) {
         options.log?.(error);
