@@ -9,7 +9,8 @@ import { setupMission, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
 import { emptyOutbox, registerEndpoint } from './webhooks/endpoints.ts';
 import { startReceiver } from './webhooks/receiver.ts';
-import { saturationWatch, startWebhookWorker } from '../src/webhooks/delivery.ts';
+import { startWebhookWorker } from '../src/webhooks/delivery.ts';
+import { saturationWatch } from '../src/webhooks/delivery-yield.ts';
 import { loadConfig } from '../src/config.ts';
 
 let ctx: TestContext;

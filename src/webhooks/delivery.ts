@@ -18,6 +18,8 @@ import { groupBy } from '../domain/group-by.ts';
 import { isPublicAddress } from './addresses.ts';
 import type { AddressRules } from './addresses.ts';
 import { leaseDueMessages, recordAttempts } from './store/delivery.ts';
+import { PAUSE_CHECK_MS, yieldLooks } from './delivery-yield.ts';
+import type { DeliveryYield } from './delivery-yield.ts';
 import type { Attempt, Leased, Outcome } from './store/delivery.ts';
 
 export { leaseDueMessages } from './store/delivery.ts';
@@ -307,50 +309,6 @@ async function deliver(
 }
 
 /**
- * How the delivery in a service's own process yields to its partner API (docs/webhooks.md,
- * "Delivery under load"): while one of the API's batching queues keeps its database slots busy
- * SATURATED_SHARE of the time or more, a round sends only the messages that have been due for
- * `maxHoldMs` already; the others are held back until the API is calm or they are that late.
- */
-export interface DeliveryYield {
-  /** Each batching queue's busy slot milliseconds so far (CoalescerGroup.slotMs). */
-  slotMs(): readonly number[];
-  /** Longest a message is held back for the API, in ms; 0 holds nothing back. */
-  maxHoldMs: number;
-}
-
-/**
- * The API counts as saturated when a queue's batch slots were busy at least this share of the
- * time. A flash crowd kept them busy 0.72-0.98 of it on the bench's machine (docs/performance.md,
- * "Fifteenth round"); one client sending reports one after another keeps at most one of the two
- * slots busy (BATCH_CONCURRENCY), half of them.
- */
-export const SATURATED_SHARE = 0.75;
-/** While yielding, how often a worker with nothing late enough to send looks again. */
-const PAUSE_CHECK_MS = 100;
-/** Looks in a row that find the API calm before a yield ends. */
-const CALM_LOOKS = 2;
-
-/**
- * Whether the API was saturated since the last call (the first: since the watch was made): the
- * busiest queue's growth of busy slot milliseconds against the monotonic clock.
- */
-export function saturationWatch(
-  slotMs: () => readonly number[],
-  now: () => number = () => performance.now(),
-) {
-  let last = { at: now(), slots: slotMs() };
-  return (): boolean => {
-    const at = now();
-    const slots = slotMs();
-    const elapsed = at - last.at;
-    const busiest = Math.max(0, ...slots.map((ms, i) => ms - (last.slots[i] ?? 0)));
-    last = { at, slots };
-    return elapsed > 0 && busiest / elapsed >= SATURATED_SHARE;
-  };
-}
-
-/**
  * Runs delivery rounds until stopped: back to back while there is work, else every `idleMs`; with
  * `yieldTo`, while the partner API of its process is saturated, only for messages already
  * `maxHoldMs` late (DeliveryYield).
@@ -366,18 +324,7 @@ export function startWebhookWorker(
   // One client for the worker's life: connections to receivers are kept between rounds.
   const agent = options.agent ?? deliveryAgent(options);
   const maxHoldMs = options.yieldTo?.maxHoldMs ?? 0;
-  const saturated = options.yieldTo && maxHoldMs > 0 ? saturationWatch(options.yieldTo.slotMs) : () => false;
-  let yielding = false;
-  let calmLooks = 0;
-  // Before each round: the API found saturated starts a yield, which ends after CALM_LOOKS looks in a
-  // row find it calm (one lull in a crowd does not end it).
-  const look = (): boolean => {
-    const busy = saturated();
-    if (busy) calmLooks = 0;
-    if (!yielding) yielding = busy;
-    else if (!busy && ++calmLooks >= CALM_LOOKS) yielding = false;
-    return yielding;
-  };
+  const look = yieldLooks(options.yieldTo);
   const later = (next: () => void, ms: number) => {
     if (!stopped) timer = setTimeout(next, ms);
   };
