@@ -1,6 +1,6 @@
 // Delivery in the service's own process yields to its partner API (docs/webhooks.md, "Delivery
 // under load"): while one of the API's batching queues keeps its database slots busy most of the
-// time, a message is sent only once it has waited the longest pause (WEBHOOK_YIELD_MS); once the
+// time, a message is sent only once it has been held back WEBHOOK_YIELD_MS; once the
 // API is calm, everything due goes; with 0 nothing waits. The API's queues are stood in for by
 // their busy slot milliseconds (what CoalescerGroup.slotMs answers), the time a message waited by
 // the service's clock; the worker, the outbox on both databases and the receiver are real.
@@ -114,7 +114,7 @@ describe('webhook delivery under a saturated partner API', () => {
     expect(receiver.received).toHaveLength(3);
   });
 
-  it('sends, while the API stays saturated, the messages that have waited the longest pause', async () => {
+  it('sends, while the API stays saturated, the messages held back as long as the hold allows', async () => {
     const queue = api();
     start(queue.slotMs, 30_000);
     await pending(2, 30_000); // already that late: they go at once
@@ -128,7 +128,7 @@ describe('webhook delivery under a saturated partner API', () => {
     expect(receiver.received).toHaveLength(4);
   });
 
-  it('never holds a message back with a longest pause of 0', async () => {
+  it('never holds a message back with a hold of 0', async () => {
     await pending(3);
     start(api().slotMs, 0);
     expect(await arrivedWithin(3, 5_000)).toBeLessThan(2_000);
@@ -161,7 +161,7 @@ describe('saturationWatch', () => {
 });
 
 describe('WEBHOOK_YIELD_MS', () => {
-  it('is 30 s unless set, 0 turns the pause off, and a value out of range stops start-up', () => {
+  it('is 30 s unless set, 0 turns the hold off, and a value out of range stops start-up', () => {
     expect(loadConfig({}).webhooks.yieldMs).toBe(30_000);
     expect(loadConfig({ WEBHOOK_YIELD_MS: '0' }).webhooks.yieldMs).toBe(0);
     expect(loadConfig({ WEBHOOK_YIELD_MS: '600000' }).webhooks.yieldMs).toBe(600_000);

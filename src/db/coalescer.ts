@@ -128,7 +128,7 @@ export class Coalescer<I, O> {
    * Milliseconds its batch slots have been busy since it was made, over their number: read twice,
    * the difference over the time between is the share of that time its slots were busy (1: every
    * slot, all the time). Webhook delivery in the service's process yields to the partner API by it
-   * (src/webhooks/delivery.ts).
+   * (src/webhooks/delivery-yield.ts).
    */
   slotMs(): number {
     const now = this.#now();

@@ -1,4 +1,5 @@
-// Registering a webhook endpoint through the admin API, as the webhook tests do before anything else.
+// Registering a webhook endpoint through the admin API, as the webhook tests do before anything else,
+// and emptying the outbox between a delivery test's cases.
 import { expect } from 'vitest';
 import { sql } from 'kysely';
 import type { TestContext } from '../harness.ts';
