@@ -50,6 +50,11 @@ export interface CpuPerRequest {
   machine: number;
   /** The share of the machine's time that was idle during the load (0..1). */
   idle: number;
+  /**
+   * Bytes of write-ahead log a request (the whole cluster's, from its insert position), when read:
+   * what PostgreSQL wrote for it, exact where its CPU a request moves with the machine.
+   */
+  walBytes?: number;
 }
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
@@ -147,16 +152,25 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests:
   };
 }
 
-/** Runs a load and counts its CPU per request; `requests` reads the count from the load's result. */
+/**
+ * Runs a load and counts its CPU per request; `requests` reads the count from the load's result.
+ * With `walPosition` (the database's WAL insert position in bytes), the WAL a request too.
+ */
 export async function measured<T>(
   serverPids: readonly number[],
   run: () => Promise<T>,
   requests: (result: T) => number,
+  walPosition?: () => Promise<number>,
 ): Promise<{ result: T; cpu: CpuPerRequest }> {
+  const walBefore = await walPosition?.();
   const before = cpuSnapshot(serverPids);
   const result = await run();
   const after = cpuSnapshot(serverPids);
-  return { result, cpu: cpuPerRequest(before, after, requests(result)) };
+  const walAfter = await walPosition?.();
+  const cpu = cpuPerRequest(before, after, requests(result));
+  if (walBefore !== undefined && walAfter !== undefined)
+    cpu.walBytes = (walAfter - walBefore) / Math.max(1, requests(result));
+  return { result, cpu };
 }
 
 export interface CpuBudget {
@@ -210,8 +224,13 @@ export function cpuBudget(
 
 const us = (x: number) => `${Math.round(x)} µs`;
 
+/** Bytes, to one decimal in kB from 1,000 up. */
+export const walSize = (bytes: number) =>
+  bytes < 1000 ? `${Math.round(bytes)} B` : `${(bytes / 1000).toFixed(1)} kB`;
+
 export function describeCpu(cpu: CpuPerRequest): string {
-  return `load generator ${us(cpu.bench)}, server ${us(cpu.server)} (kernel ${us(cpu.serverKernel)}, main thread ${us(cpu.mainThread)}: busy ${Math.round(cpu.mainThreadBusy * 100)}% of the load), PostgreSQL ${us(cpu.postgres)}, other ${us(cpu.other)}; machine ${us(cpu.machine)} a request, ${Math.round(cpu.idle * 100)}% idle`;
+  const wal = cpu.walBytes === undefined ? '' : ` (its WAL ${walSize(cpu.walBytes)})`;
+  return `load generator ${us(cpu.bench)}, server ${us(cpu.server)} (kernel ${us(cpu.serverKernel)}, main thread ${us(cpu.mainThread)}: busy ${Math.round(cpu.mainThreadBusy * 100)}% of the load), PostgreSQL ${us(cpu.postgres)}${wal}, other ${us(cpu.other)}; machine ${us(cpu.machine)} a request, ${Math.round(cpu.idle * 100)}% idle`;
 }
 
 export function describeBudget(budget: CpuBudget): string {

@@ -37,7 +37,7 @@ import {
 } from './setup.ts';
 import type { BenchCatalog } from './setup.ts';
 import { flashThrough, multiProcessScenario } from './multi-process.ts';
-import { cpuBudget, cpuSecondsOf, describeBudget, describeCpu, measured } from './cpu-budget.ts';
+import { cpuBudget, cpuSecondsOf, describeBudget, describeCpu, measured, walSize } from './cpu-budget.ts';
 import { describeOpenLoop, openLoopInProcess } from './open-loop.ts';
 import type { CpuBudget, CpuPerRequest } from './cpu-budget.ts';
 
@@ -212,9 +212,26 @@ function recordAgainstLimit(row: {
   });
 }
 
-/** A time-bounded or request-bounded load with the CPU it cost per request. */
-const costedLoad = (pid: number | undefined, run: () => Promise<LoadResult>) =>
-  measured([pid as number], run, (result) => result.total);
+/**
+ * PostgreSQL's WAL insert position, in bytes: exact at once, where pg_stat_wal's counters wait for
+ * the backends to flush them. It counts the whole cluster's WAL, the bench's database alone here.
+ */
+async function walPosition(url: string): Promise<number> {
+  const { rows } = await sqlOn(url, `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS bytes`);
+  return Number((rows[0] as { bytes: string }).bytes);
+}
+
+/**
+ * A time-bounded or request-bounded load with the CPU it cost per request, and with the database's
+ * `url` the WAL it wrote per request.
+ */
+const costedLoad = (pid: number | undefined, run: () => Promise<LoadResult>, url?: string) =>
+  measured(
+    [pid as number],
+    run,
+    (result) => result.total,
+    url === undefined ? undefined : () => walPosition(url),
+  );
 
 /** The service's environment for the bench: production-like (no dev chain), quiet logs. */
 function serviceEnv(url: string, port: number, extra: Record<string, string> = {}): Record<string, string> {
@@ -356,7 +373,7 @@ async function main(): Promise<void> {
     const { result: emptyAchieve, cpu: emptyAchieveCpu } = await costedLoad(empty.pid, () =>
       load(achieveRequest(emptyBase, catalog)),
     );
-    const { result: achieve, cpu: achieveCpu } = await costedLoad(service.pid, () => achieveLoad());
+    const { result: achieve, cpu: achieveCpu } = await costedLoad(service.pid, () => achieveLoad(), url);
     // The database's own ceiling of the same scenario, for the note. One script per mission
     // (pgbench picks one at random per transaction), each the statement the service runs for
     // progress reports once credentials and mission are cached, with one report per transaction.
@@ -396,8 +413,10 @@ async function main(): Promise<void> {
     const { result: emptyLink, cpu: emptyLinkCpu } = await costedLoad(empty.pid, () =>
       load(linkRequest(emptyBase, catalog)),
     );
-    const { result: link, cpu: linkCpu } = await costedLoad(service.pid, () =>
-      load(linkRequest(base, catalog)),
+    const { result: link, cpu: linkCpu } = await costedLoad(
+      service.pid,
+      () => load(linkRequest(base, catalog)),
+      url,
     );
     recordAgainstLimit({
       scenario: 'link check',
@@ -429,7 +448,7 @@ async function main(): Promise<void> {
     );
     let flashCpu: CpuPerRequest | undefined;
     const flash = await flashCrowd(base, url, catalog, 'flash', false, async (run) => {
-      const costed = await costedLoad(service.pid, run);
+      const costed = await costedLoad(service.pid, run, url);
       flashCpu = costed.cpu;
       return costed.result;
     });
@@ -582,23 +601,27 @@ interface CostSnapshot {
   service: number;
   backends: Map<number, number>;
   transactions: number;
+  /** The WAL insert position in bytes (walPosition). */
+  wal: number;
 }
 
 async function costSnapshot(url: string, servicePids: number[]): Promise<CostSnapshot> {
   const { rows } = await sqlOn(
     url,
     `SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database())::text AS t,
-            array(SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()) AS pids`,
+            array(SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()) AS pids,
+            pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS wal`,
   );
-  const row = rows[0] as { t: string; pids: number[] };
+  const row = rows[0] as { t: string; pids: number[]; wal: string };
   return {
     service: servicePids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0),
     backends: new Map(row.pids.map((pid) => [pid, cpuSecondsOf(pid)])),
     transactions: Number(row.t),
+    wal: Number(row.wal),
   };
 }
 
-/** A load with its cost per request: service CPU ms, PostgreSQL CPU ms, transactions. */
+/** A load with its cost per request: service CPU ms, PostgreSQL CPU ms and WAL bytes, transactions. */
 async function costed(url: string, servicePids: number[], run: () => Promise<LoadResult>) {
   const before = await costSnapshot(url, servicePids);
   const result = await run();
@@ -611,12 +634,13 @@ async function costed(url: string, servicePids: number[], run: () => Promise<Loa
     result,
     serviceMs: ((after.service - before.service) * 1000) / n,
     pgMs: (pg * 1000) / n,
+    walBytes: (after.wal - before.wal) / n,
     transactions: FEATURES_SETTLE_MS > 0 ? (after.transactions - before.transactions) / n : Number.NaN,
   };
 }
 type Costed = Awaited<ReturnType<typeof costed>>;
 const costNote = (c: Costed) =>
-  `${c.result.rps.toFixed(0)}/s, service ${c.serviceMs.toFixed(2)} ms CPU/req, PostgreSQL ${c.pgMs.toFixed(2)} ms CPU/req, ${c.transactions.toFixed(2)} transactions/req`;
+  `${c.result.rps.toFixed(0)}/s, service ${c.serviceMs.toFixed(2)} ms CPU/req, PostgreSQL ${c.pgMs.toFixed(2)} ms CPU/req and ${walSize(c.walBytes)} WAL/req, ${c.transactions.toFixed(2)} transactions/req`;
 
 /** BENCH_ONLY=features: with/without in interleaved pairs (the order alternates), median ratio. */
 async function featureRows(

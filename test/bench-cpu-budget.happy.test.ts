@@ -1,7 +1,15 @@
 // The bench's CPU accounting (bench/cpu-budget.ts): the pure arithmetic behind "no service could
 // pass N/s here", and one real snapshot of this machine's /proc.
 import { describe, expect, it } from 'vitest';
-import { cpuBudget, cpuPerRequest, cpuSecondsOf, cpuSnapshot, machineTicks } from '../bench/cpu-budget.ts';
+import {
+  cpuBudget,
+  cpuPerRequest,
+  cpuSecondsOf,
+  cpuSnapshot,
+  describeCpu,
+  machineTicks,
+  measured,
+} from '../bench/cpu-budget.ts';
 import type { CpuPerRequest, CpuSnapshot } from '../bench/cpu-budget.ts';
 import { itUnless } from './requirements.ts';
 
@@ -168,4 +176,32 @@ describe('cpuSnapshot', () => {
       for (const pid of after.postgres.keys()) expect(Number.isInteger(pid)).toBe(true);
     },
   );
+});
+
+describe('the WAL a request', () => {
+  it("divides the WAL position's advance over the load by its requests, and names it after PostgreSQL's CPU", async () => {
+    const positions = [16_000_000, 16_000_000 + 250 * 5_700];
+    const { cpu } = await measured(
+      [process.pid],
+      async () => ({ total: 250 }),
+      (result) => result.total,
+      async () => positions.shift() as number,
+    );
+    expect(cpu.walBytes).toBe(5_700);
+    expect(positions).toEqual([]); // read once before the load and once after
+    expect(describeCpu({ ...cpu, postgres: 164 })).toContain('PostgreSQL 164 µs (its WAL 5.7 kB)');
+    expect(describeCpu(perRequest({ postgres: 35, walBytes: 412.4 }))).toContain(
+      'PostgreSQL 35 µs (its WAL 412 B)',
+    );
+  });
+
+  it('says nothing of WAL when it was not read (the empty server has no database)', async () => {
+    const { cpu } = await measured(
+      [process.pid],
+      async () => ({ total: 10 }),
+      (result) => result.total,
+    );
+    expect(cpu.walBytes).toBeUndefined();
+    expect(describeCpu(cpu)).not.toContain('WAL');
+  });
 });
