@@ -167,9 +167,10 @@ export async function measured<T>(
   const result = await run();
   const after = cpuSnapshot(serverPids);
   const walAfter = await walPosition?.();
-  const cpu = cpuPerRequest(before, after, requests(result));
+  const count = requests(result);
+  const cpu = cpuPerRequest(before, after, count);
   if (walBefore !== undefined && walAfter !== undefined)
-    cpu.walBytes = (walAfter - walBefore) / Math.max(1, requests(result));
+    cpu.walBytes = (walAfter - walBefore) / Math.max(1, count);
   return { result, cpu };
 }
 

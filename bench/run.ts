@@ -213,11 +213,13 @@ function recordAgainstLimit(row: {
 }
 
 /**
- * PostgreSQL's WAL insert position, in bytes: exact at once, where pg_stat_wal's counters wait for
- * the backends to flush them. It counts the whole cluster's WAL, the bench's database alone here.
+ * PostgreSQL's WAL insert position, in bytes, as SQL: exact at once, where pg_stat_wal's counters
+ * wait for the backends to flush them. It counts the whole cluster's WAL, the bench's database alone here.
  */
+const WAL_POSITION = `pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text`;
+
 async function walPosition(url: string): Promise<number> {
-  const { rows } = await sqlOn(url, `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS bytes`);
+  const { rows } = await sqlOn(url, `SELECT ${WAL_POSITION} AS bytes`);
   return Number((rows[0] as { bytes: string }).bytes);
 }
 
@@ -601,7 +603,7 @@ interface CostSnapshot {
   service: number;
   backends: Map<number, number>;
   transactions: number;
-  /** The WAL insert position in bytes (walPosition). */
+  /** The WAL insert position in bytes (WAL_POSITION). */
   wal: number;
 }
 
@@ -610,7 +612,7 @@ async function costSnapshot(url: string, servicePids: number[]): Promise<CostSna
     url,
     `SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database())::text AS t,
             array(SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()) AS pids,
-            pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS wal`,
+            ${WAL_POSITION} AS wal`,
   );
   const row = rows[0] as { t: string; pids: number[]; wal: string };
   return {

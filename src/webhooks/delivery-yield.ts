@@ -24,7 +24,7 @@ export interface DeliveryYield {
  */
 export const SATURATED_SHARE = 0.75;
 /** While yielding, how often a worker with nothing late enough to send looks again. */
-export const PAUSE_CHECK_MS = 100;
+export const YIELD_LOOK_MS = 100;
 /** Looks in a row that find the API calm before a yield ends. */
 const CALM_LOOKS = 2;
 

@@ -18,7 +18,7 @@ import { groupBy } from '../domain/group-by.ts';
 import { isPublicAddress } from './addresses.ts';
 import type { AddressRules } from './addresses.ts';
 import { leaseDueMessages, recordAttempts } from './store/delivery.ts';
-import { PAUSE_CHECK_MS, yieldLooks } from './delivery-yield.ts';
+import { YIELD_LOOK_MS, yieldLooks } from './delivery-yield.ts';
 import type { DeliveryYield } from './delivery-yield.ts';
 import type { Attempt, Leased, Outcome } from './store/delivery.ts';
 
@@ -341,7 +341,7 @@ export function startWebhookWorker(
         options.log?.(error);
       }
       if (handled > 0) later(tick, 0);
-      else later(tick, yieldingNow ? PAUSE_CHECK_MS : options.idleMs);
+      else later(tick, yieldingNow ? YIELD_LOOK_MS : options.idleMs);
     })();
   };
   tick();
