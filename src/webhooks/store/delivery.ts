@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { lockPartnerByPartner } from '../../db/citus.ts';
+import { lockPartnerByPartner, onCitusCoordinator } from '../../db/citus.ts';
 
 /** A leased message with what its delivery needs: the endpoint's URL and secrets. */
 export interface Leased {
@@ -42,12 +42,11 @@ export interface Attempt {
  * Leases a round's messages: up to `batchSize` due ones, earliest due first, then event order,
  * pushed to `lease` so no other worker takes them meanwhile. Partner by partner (on Citus messages
  * are distributed on partner_id and a row lock must name one shard, docs/scaling.md "On Citus"):
- * the partners come from the first `batchSize` due messages, read without a lock, then each
- * partner's own due messages are leased, with what is left of the round. Both reads follow an index
- * in exactly their order (`webhook_messages_due_order`, 0015; `webhook_messages_partner_due_order`,
- * 0045), so a round reads its own messages and not the whole backlog (ordering by the due time
- * alone sorted every message due at the same instant on each round: a backlog drained in time
- * growing with its square).
+ * the partners come first, earliest due first, read without a lock, then each partner's own due
+ * messages are leased, with what is left of the round. Both reads follow an index in exactly their
+ * order (see duePartners; `webhook_messages_partner_due_order`, 0045), so a round reads its own
+ * messages and not the whole backlog (ordering by the due time alone sorted every message due at
+ * the same instant on each round: a backlog drained in time growing with its square).
  */
 export async function leaseDueMessages(
   db: Kysely<DB>,
@@ -64,19 +63,37 @@ export async function leaseDueMessages(
 }
 
 /**
- * The partners of the first `batchSize` due messages of enabled endpoints, earliest first (no lock):
- * a disabled endpoint's backlog, which stays PENDING, must not fill the round and starve the others.
+ * The partners with a due message on an enabled endpoint, the earliest due first, at most
+ * `batchSize` of them (no lock). A disabled endpoint's backlog, which stays PENDING, is passed over,
+ * so it cannot fill the round and starve the others. On PostgreSQL each partner's first due message
+ * is read off its own due-order index: one probe a partner with an enabled endpoint, and no index
+ * of every partner's due messages together, which was one more entry for every message written and
+ * every lease (migration 0047, docs/performance.md "Seventeenth round"). Citus cannot push that
+ * probe down to the shards: there the partners come from the first `batchSize` due messages of all
+ * of them (`webhook_messages_due_order`, 0015, kept on Citus).
  */
 export function duePartners(now: Date, batchSize: number) {
+  if (onCitusCoordinator())
+    return sql<{ partner_id: string }>`
+      SELECT partner_id FROM (
+        SELECT m.partner_id, m.next_attempt_at FROM webhook_messages m
+        JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
+        WHERE m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
+        ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
+        LIMIT ${batchSize}
+      ) due
+      GROUP BY partner_id ORDER BY min(next_attempt_at), partner_id`;
   return sql<{ partner_id: string }>`
-    SELECT partner_id FROM (
-      SELECT m.partner_id, m.next_attempt_at FROM webhook_messages m
-      JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
-      WHERE m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
+    SELECT p.partner_id FROM (SELECT DISTINCT partner_id FROM webhook_endpoints WHERE enabled) p
+    CROSS JOIN LATERAL (
+      SELECT m.next_attempt_at FROM webhook_messages m
+      WHERE m.partner_id = p.partner_id AND m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
+        AND m.endpoint_id = ANY (ARRAY(SELECT e.id FROM webhook_endpoints e WHERE e.partner_id = p.partner_id AND e.enabled))
       ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
-      LIMIT ${batchSize}
-    ) due
-    GROUP BY partner_id ORDER BY min(next_attempt_at), partner_id`;
+      LIMIT 1
+    ) first
+    ORDER BY first.next_attempt_at, p.partner_id
+    LIMIT ${batchSize}`;
 }
 
 /**
