@@ -14,6 +14,7 @@ import type { TestContext } from './harness.ts';
 import { registerEndpoint } from './webhooks/endpoints.ts';
 import { leaseDueMessages } from '../src/webhooks/delivery.ts';
 import { duePartners, leasePartnerMessages } from '../src/webhooks/store/delivery.ts';
+import { onCitusCoordinator } from '../src/db/citus.ts';
 
 const BACKLOG = 3000;
 const ROUND = 20;
@@ -148,6 +149,42 @@ describe('webhook delivery with a backlog', () => {
     await sql`ANALYZE webhook_messages`.execute(ctx.database.db);
     await expectTheRoundsPartnersReadOnly();
     await expectThePartnersRoundReadOnly();
+  });
+
+  it('leases without moving the due time or writing an index entry (HOT updates)', async () => {
+    // Leasing pushed next_attempt_at, an indexed column, so every message taken was written again
+    // in each of the table's indexes (migration 0047, docs/performance.md "Seventeenth round"). The
+    // counts are this backend's, read before the transaction rolls back; on Citus the shards' writes
+    // are the workers' and not counted here, so only the row itself is checked there.
+    class RolledBack extends Error {}
+    const now = ctx.clock.now();
+    const until = new Date(now.getTime() + 60_000);
+    await expect(
+      ctx.database.db.transaction().execute(async (trx) => {
+        // The backend's counts not yet reported (this transaction's, and maybe earlier ones'):
+        // read around the lease, within the transaction, their difference is the lease's.
+        const counts = async () =>
+          (
+            await sql<{ updated: string; hot: string }>`
+              SELECT pg_stat_get_xact_tuples_updated('webhook_messages'::regclass) AS updated,
+                     pg_stat_get_xact_tuples_hot_updated('webhook_messages'::regclass) AS hot`.execute(trx)
+          ).rows[0]!;
+        const before = await counts();
+        const { rows } = await leasePartnerMessages(partnerId, now, until, ROUND).execute(trx);
+        const after = await counts();
+        expect(rows).toHaveLength(ROUND);
+        const held = await sql<{ next_attempt_at: Date; leased_until: Date }>`
+          SELECT next_attempt_at, leased_until FROM webhook_messages
+          WHERE partner_id = ${partnerId} AND id = ${rows[0]!.id}`.execute(trx);
+        expect(held.rows[0]!.leased_until.getTime()).toBe(until.getTime());
+        expect(held.rows[0]!.next_attempt_at.getTime()).toBe(now.getTime() - 60_000);
+        if (!onCitusCoordinator()) {
+          expect(Number(after.updated) - Number(before.updated)).toBe(ROUND);
+          expect(Number(after.hot) - Number(before.hot)).toBe(ROUND);
+        }
+        throw new RolledBack();
+      }),
+    ).rejects.toBeInstanceOf(RolledBack);
   });
 
   it("a disabled endpoint's backlog does not keep other partners' messages from a round", async () => {

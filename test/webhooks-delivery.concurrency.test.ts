@@ -78,9 +78,9 @@ async function messageStates() {
           .onRef('webhook_attempts.message_id', '=', 'webhook_messages.id')
           .onRef('webhook_attempts.partner_id', '=', 'webhook_messages.partner_id'),
       )
-      .select(['webhook_messages.id', 'status', 'attempts', 'next_attempt_at'])
+      .select(['webhook_messages.id', 'status', 'attempts', 'next_attempt_at', 'leased_until'])
       .select(sql<number>`count(webhook_attempts.id)::int`.as('recorded'))
-      .groupBy(['webhook_messages.id', 'status', 'attempts', 'next_attempt_at'])
+      .groupBy(['webhook_messages.id', 'status', 'attempts', 'next_attempt_at', 'leased_until'])
       .orderBy('webhook_messages.id')
       .execute()
   );
@@ -140,7 +140,9 @@ describe('webhook delivery to one endpoint', () => {
     const [sent, released] = await messageStates();
     expect(sent).toMatchObject({ id: 'msg_000_2', status: 'DELIVERED', attempts: 1, recorded: 1 });
     expect(released).toMatchObject({ id: 'msg_000_4', status: 'PENDING', attempts: 0, recorded: 0 });
-    expect(released?.next_attempt_at.getTime()).toBe(ctx.clock.now().getTime());
+    // Released from its lease, due at its own time again (a minute ago): first of the next round.
+    expect(released?.leased_until).toBeNull();
+    expect(released?.next_attempt_at.getTime()).toBe(ctx.clock.now().getTime() - 60_000);
 
     expect(await runWebhookBatch(ctx.database.db, ctx.clock, options)).toBe(1);
     expect(arrivals()).toEqual(['slow mission.completed', 'slow claim.requested']);

@@ -564,6 +564,7 @@ export interface WebhookMessagesTable {
   status: WebhookMessageStatus;
   attempts: Generated<number>;
   next_attempt_at: Timestamp;
+  leased_until: NullableTimestamp;
   last_error: string | null;
   created_at: Timestamp;
   delivered_at: NullableTimestamp;

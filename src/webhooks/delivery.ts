@@ -204,7 +204,7 @@ export async function runWebhookBatch(
     if (agent !== options.agent) await agent.close();
   }
   const released = unsent.flat().map((m) => ({ id: m.id, partnerId: m.partner_id }));
-  await recordAttempts(db, attempts, released, now);
+  await recordAttempts(db, attempts, released);
   return rows.length;
 }
 

@@ -89,7 +89,7 @@ export async function listAttempts(db: Kysely<DB>, messageId: string) {
 export async function requeueMessage(db: Kysely<DB>, id: string, now: Date): Promise<boolean> {
   const row = await db
     .updateTable('webhook_messages')
-    .set({ status: 'PENDING', attempts: 0, next_attempt_at: now, delivered_at: null })
+    .set({ status: 'PENDING', attempts: 0, next_attempt_at: now, leased_until: null, delivered_at: null })
     .where('id', '=', id)
     .returning('id')
     .executeTakeFirst();

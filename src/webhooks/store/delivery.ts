@@ -40,7 +40,8 @@ export interface Attempt {
 
 /**
  * Leases a round's messages: up to `batchSize` due ones, earliest due first, then event order,
- * pushed to `lease` so no other worker takes them meanwhile. Partner by partner (on Citus messages
+ * held by a lease (`leased_until`) until `lease` so no other worker takes them meanwhile: a HOT
+ * update, the due time and every index left as they are (migration 0047). Partner by partner (on Citus messages
  * are distributed on partner_id and a row lock must name one shard, docs/scaling.md "On Citus"):
  * the partners come first, earliest due first, read without a lock, then each partner's own due
  * messages are leased, with what is left of the round. Both reads follow an index in exactly their
@@ -79,6 +80,7 @@ export function duePartners(now: Date, batchSize: number) {
         SELECT m.partner_id, m.next_attempt_at FROM webhook_messages m
         JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
         WHERE m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
+          AND (m.leased_until IS NULL OR m.leased_until <= ${now}::timestamptz)
         ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
         LIMIT ${batchSize}
       ) due
@@ -88,6 +90,7 @@ export function duePartners(now: Date, batchSize: number) {
     CROSS JOIN LATERAL (
       SELECT m.next_attempt_at FROM webhook_messages m
       WHERE m.partner_id = p.partner_id AND m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
+        AND (m.leased_until IS NULL OR m.leased_until <= ${now}::timestamptz)
         AND m.endpoint_id = ANY (ARRAY(SELECT e.id FROM webhook_endpoints e WHERE e.partner_id = p.partner_id AND e.enabled))
       ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
       LIMIT 1
@@ -108,12 +111,13 @@ export function leasePartnerMessages(partnerId: string, now: Date, lease: Date, 
     WITH due AS (
       SELECT m.id FROM webhook_messages m
       WHERE m.partner_id = ${partnerId} AND m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
+        AND (m.leased_until IS NULL OR m.leased_until <= ${now}::timestamptz)
         AND m.endpoint_id = ANY (ARRAY(SELECT e.id FROM webhook_endpoints e WHERE e.partner_id = ${partnerId} AND e.enabled))
       ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
       LIMIT ${limit}
       FOR UPDATE OF m SKIP LOCKED
     ), leased AS (
-      UPDATE webhook_messages m SET next_attempt_at = ${lease}::timestamptz
+      UPDATE webhook_messages m SET leased_until = ${lease}::timestamptz
       FROM due WHERE m.partner_id = ${partnerId} AND m.id = due.id
       RETURNING m.id, m.partner_id, m.endpoint_id, m.payload, m.attempts, m.created_at, m.rank, m.seq
     )
@@ -125,15 +129,14 @@ export function leasePartnerMessages(partnerId: string, now: Date, lease: Date, 
 
 /**
  * The round's attempts and their messages' new states in ONE statement (not one per message), and
- * the messages it did not send due again at `now`: a crash before it leaves the round's messages
- * PENDING under their lease, so they are sent again when it runs out, as after a crash during a
- * POST (at least once).
+ * the messages it did not send released from their lease, due again at once at their place in
+ * event order: a crash before it leaves the round's messages PENDING under their lease, so they are
+ * sent again when it runs out, as after a crash during a POST (at least once).
  */
 export async function recordAttempts(
   db: Kysely<DB>,
   attempts: Attempt[],
   unsent: ReadonlyArray<{ id: string; partnerId: string }>,
-  now: Date,
 ): Promise<void> {
   if (attempts.length === 0 && unsent.length === 0) return;
   const column = <T>(pick: (a: Attempt) => T) => attempts.map(pick);
@@ -150,11 +153,11 @@ export async function recordAttempts(
       INSERT INTO webhook_attempts (message_id, partner_id, attempted_at, status_code, error, duration_ms)
       SELECT id, partner_id, at, code, outcome_error, duration FROM t ORDER BY n
     ), released AS (
-      UPDATE webhook_messages m SET next_attempt_at = ${now}::timestamptz
+      UPDATE webhook_messages m SET leased_until = NULL
       FROM unnest(${unsent.map((u) => u.id)}::text[], ${unsent.map((u) => u.partnerId)}::text[]) AS u(id, partner_id)
       WHERE m.partner_id = u.partner_id AND m.id = u.id AND m.status = 'PENDING'
     )
     UPDATE webhook_messages m SET status = t.status, attempts = t.attempts, last_error = t.error,
-           next_attempt_at = t.next_at, delivered_at = t.delivered_at
+           next_attempt_at = t.next_at, leased_until = NULL, delivered_at = t.delivered_at
     FROM t WHERE m.partner_id = t.partner_id AND m.id = t.id AND m.status = 'PENDING'`.execute(db);
 }
