@@ -41,13 +41,13 @@ export interface Attempt {
 /**
  * Leases a round's messages: up to `batchSize` due ones, earliest due first, then event order,
  * held by a lease (`leased_until`) until `lease` so no other worker takes them meanwhile: a HOT
- * update, the due time and every index left as they are (migration 0047). Partner by partner (on Citus messages
- * are distributed on partner_id and a row lock must name one shard, docs/scaling.md "On Citus"):
- * the partners come first, earliest due first, read without a lock, then each partner's own due
- * messages are leased, with what is left of the round. Both reads follow an index in exactly their
- * order (see duePartners; `webhook_messages_partner_due_order`, 0045), so a round reads its own
- * messages and not the whole backlog (ordering by the due time alone sorted every message due at
- * the same instant on each round: a backlog drained in time growing with its square).
+ * update, the due time and every index left as they are (migration 0047). Partner by partner (on
+ * Citus messages are distributed on partner_id and a row lock must name one shard, docs/scaling.md
+ * "On Citus"): the partners come first, earliest due first, read without a lock, then each
+ * partner's own due messages are leased, with what is left of the round. Both reads follow an index
+ * in exactly their order (see duePartners; `webhook_messages_partner_due_order`, 0045), so a round
+ * reads its own messages and not the whole backlog (ordering by the due time alone sorted every
+ * message due at the same instant on each round: a backlog drained in time growing with its square).
  */
 export async function leaseDueMessages(
   db: Kysely<DB>,
