@@ -1,7 +1,7 @@
 // The SQL of webhook delivery: leasing a round's due messages, and recording the round's attempts
 // and their messages' new states (delivery.ts is the worker that sends them).
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { lockPartnerByPartner, onCitusCoordinator } from '../../db/citus.ts';
 
@@ -36,6 +36,23 @@ export interface Attempt {
   error: string | null;
   nextAttemptAt: Date;
   deliveredAt: Date | null;
+}
+
+/**
+ * A message (alias `m`) a round may take at `now`: PENDING, its due time come, and no lease holding
+ * it (migration 0047). Every read of a round's messages asks this one condition.
+ */
+function takeableAt(now: Date): RawBuilder<unknown> {
+  return sql`m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
+    AND (m.leased_until IS NULL OR m.leased_until <= ${now}::timestamptz)`;
+}
+
+/**
+ * A message (alias `m`) of one of `partner`'s enabled endpoints: the endpoints read first, once (an
+ * InitPlan), and the messages kept as they come off the index (see leasePartnerMessages).
+ */
+function ofEnabledEndpoint(partner: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`m.endpoint_id = ANY (ARRAY(SELECT e.id FROM webhook_endpoints e WHERE e.partner_id = ${partner} AND e.enabled))`;
 }
 
 /**
@@ -79,8 +96,7 @@ export function duePartners(now: Date, batchSize: number) {
       SELECT partner_id FROM (
         SELECT m.partner_id, m.next_attempt_at FROM webhook_messages m
         JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
-        WHERE m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
-          AND (m.leased_until IS NULL OR m.leased_until <= ${now}::timestamptz)
+        WHERE ${takeableAt(now)}
         ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
         LIMIT ${batchSize}
       ) due
@@ -89,9 +105,7 @@ export function duePartners(now: Date, batchSize: number) {
     SELECT p.partner_id FROM (SELECT DISTINCT partner_id FROM webhook_endpoints WHERE enabled) p
     CROSS JOIN LATERAL (
       SELECT m.next_attempt_at FROM webhook_messages m
-      WHERE m.partner_id = p.partner_id AND m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
-        AND (m.leased_until IS NULL OR m.leased_until <= ${now}::timestamptz)
-        AND m.endpoint_id = ANY (ARRAY(SELECT e.id FROM webhook_endpoints e WHERE e.partner_id = p.partner_id AND e.enabled))
+      WHERE m.partner_id = p.partner_id AND ${takeableAt(now)} AND ${ofEnabledEndpoint(sql`p.partner_id`)}
       ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
       LIMIT 1
     ) first
@@ -110,9 +124,7 @@ export function leasePartnerMessages(partnerId: string, now: Date, lease: Date, 
   return sql<Leased>`
     WITH due AS (
       SELECT m.id FROM webhook_messages m
-      WHERE m.partner_id = ${partnerId} AND m.status = 'PENDING' AND m.next_attempt_at <= ${now}::timestamptz
-        AND (m.leased_until IS NULL OR m.leased_until <= ${now}::timestamptz)
-        AND m.endpoint_id = ANY (ARRAY(SELECT e.id FROM webhook_endpoints e WHERE e.partner_id = ${partnerId} AND e.enabled))
+      WHERE m.partner_id = ${partnerId} AND ${takeableAt(now)} AND ${ofEnabledEndpoint(sql`${partnerId}`)}
       ORDER BY m.next_attempt_at, m.created_at, m.rank, m.seq
       LIMIT ${limit}
       FOR UPDATE OF m SKIP LOCKED
