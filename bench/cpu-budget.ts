@@ -7,6 +7,7 @@
 // are paid. When that is below what an empty server spends, no service code can meet the target on
 // this machine (docs/performance.md, "Ninth round").
 import { readFileSync, readdirSync } from 'node:fs';
+import type { PgWaits } from './pg-waits.ts';
 
 /** CPU seconds counted so far, by part (Linux /proc; the bench runs on Linux). */
 export interface CpuSnapshot {
@@ -55,6 +56,8 @@ export interface CpuPerRequest {
    * what PostgreSQL wrote for it, exact where its CPU a request moves with the machine.
    */
   walBytes?: number;
+  /** With BENCH_PG_WAITS=1, what PostgreSQL's backends were doing during the load (bench/pg-waits.ts). */
+  pgWaits?: PgWaits;
 }
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux

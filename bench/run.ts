@@ -38,6 +38,7 @@ import {
 import type { BenchCatalog } from './setup.ts';
 import { flashThrough, multiProcessScenario } from './multi-process.ts';
 import { cpuBudget, cpuSecondsOf, describeBudget, describeCpu, measured, walSize } from './cpu-budget.ts';
+import { PG_WAITS, describePgWaits, startPgWaits } from './pg-waits.ts';
 import { describeOpenLoop, openLoopInProcess } from './open-loop.ts';
 import type { CpuBudget, CpuPerRequest } from './cpu-budget.ts';
 
@@ -75,6 +76,8 @@ const SERVICE_NODE_OPTIONS =
 const DELIVERY = process.env.BENCH_DELIVERY ?? 'service';
 if (!['service', 'worker', 'none'].includes(DELIVERY))
   throw new Error(`BENCH_DELIVERY must be service, worker or none, not ${JSON.stringify(DELIVERY)}`);
+// BENCH_PG_WAITS=1: each row against the limit and each features run also says what PostgreSQL's
+// backends were doing during it, looked up every BENCH_PG_WAITS_MS (bench/pg-waits.ts).
 // BENCH_FEATURES: which of "limits,keys,webhooks" the second service has (default all three), to
 // tell what each costs; the rows are named after the ones switched on.
 const FEATURES = new Set((process.env.BENCH_FEATURES ?? 'limits,keys,webhooks').split(','));
@@ -175,6 +178,8 @@ function record(
     log(`  CPU, the service's run: ${describeCpu(entry.cpu.service)}`);
     log(`  CPU, the empty server's run: ${describeCpu(entry.cpu.ceiling)}`);
     log(`  budget: ${describeBudget(entry.cpu.budget)}`);
+    if (entry.cpu.service.pgWaits)
+      log(`  PostgreSQL, sampled: ${describePgWaits(entry.cpu.service.pgWaits)}`);
   }
 }
 
@@ -227,13 +232,17 @@ async function walPosition(url: string): Promise<number> {
  * A time-bounded or request-bounded load with the CPU it cost per request, and with the database's
  * `url` the WAL it wrote per request.
  */
-const costedLoad = (pid: number | undefined, run: () => Promise<LoadResult>, url?: string) =>
-  measured(
+const costedLoad = async (pid: number | undefined, run: () => Promise<LoadResult>, url?: string) => {
+  const waits = PG_WAITS && url !== undefined ? await startPgWaits(url) : undefined;
+  const costed = await measured(
     [pid as number],
     run,
     (result) => result.total,
     url === undefined ? undefined : () => walPosition(url),
   );
+  if (waits) costed.cpu.pgWaits = await waits.stop();
+  return costed;
+};
 
 /** The service's environment for the bench: production-like (no dev chain), quiet logs. */
 function serviceEnv(url: string, port: number, extra: Record<string, string> = {}): Record<string, string> {
@@ -625,8 +634,10 @@ async function costSnapshot(url: string, servicePids: number[]): Promise<CostSna
 
 /** A load with its cost per request: service CPU ms, PostgreSQL CPU ms and WAL bytes, transactions. */
 async function costed(url: string, servicePids: number[], run: () => Promise<LoadResult>) {
+  const waits = PG_WAITS ? await startPgWaits(url) : undefined;
   const before = await costSnapshot(url, servicePids);
   const result = await run();
+  const pgWaits = await waits?.stop();
   if (FEATURES_SETTLE_MS > 0) await new Promise((r) => setTimeout(r, FEATURES_SETTLE_MS));
   const after = await costSnapshot(url, servicePids);
   const n = Math.max(1, result.total);
@@ -638,11 +649,12 @@ async function costed(url: string, servicePids: number[], run: () => Promise<Loa
     pgMs: (pg * 1000) / n,
     walBytes: (after.wal - before.wal) / n,
     transactions: FEATURES_SETTLE_MS > 0 ? (after.transactions - before.transactions) / n : Number.NaN,
+    pgWaits,
   };
 }
 type Costed = Awaited<ReturnType<typeof costed>>;
 const costNote = (c: Costed) =>
-  `${c.result.rps.toFixed(0)}/s, service ${c.serviceMs.toFixed(2)} ms CPU/req, PostgreSQL ${c.pgMs.toFixed(2)} ms CPU/req and ${walSize(c.walBytes)} WAL/req, ${c.transactions.toFixed(2)} transactions/req`;
+  `${c.result.rps.toFixed(0)}/s, service ${c.serviceMs.toFixed(2)} ms CPU/req, PostgreSQL ${c.pgMs.toFixed(2)} ms CPU/req and ${walSize(c.walBytes)} WAL/req, ${c.transactions.toFixed(2)} transactions/req${c.pgWaits ? ` (PostgreSQL, sampled: ${describePgWaits(c.pgWaits)})` : ''}`;
 
 /** BENCH_ONLY=features: with/without in interleaved pairs (the order alternates), median ratio. */
 async function featureRows(
