@@ -151,9 +151,31 @@ export async function recordAttempts(
   unsent: ReadonlyArray<{ id: string; partnerId: string }>,
 ): Promise<void> {
   if (attempts.length === 0 && unsent.length === 0) return;
+  await recordAttemptsStatement(attempts, unsent).execute(db);
+}
+
+/**
+ * `m.status = 'PENDING'`, written so that PostgreSQL cannot read it through the due-order indexes,
+ * whose predicate is that very condition. With no statistics yet (a new database's first crowd,
+ * before autovacuum's first analyze) it took that index for a few thousand rows and planned the
+ * record of a round as a hash join over every PENDING message: 50-90 ms a round of 160 with
+ * 100,000-300,000 due, a backlog drained at a thousand messages a second (docs/performance.md,
+ * "Eighteenth round"). Read from the row, the condition leaves the primary key (`m.id = ANY`).
+ */
+const stillPending = sql`(m.status || '') = 'PENDING'`;
+
+/**
+ * The statement of recordAttempts: each update finds its messages by their ids, through the primary
+ * key, whatever PostgreSQL knows of the table (stillPending).
+ */
+export function recordAttemptsStatement(
+  attempts: readonly Attempt[],
+  unsent: ReadonlyArray<{ id: string; partnerId: string }>,
+) {
   const column = <T>(pick: (a: Attempt) => T) => attempts.map(pick);
+  const unsentIds = unsent.map((u) => u.id);
   // Every row named with its partner_id as well as its id (on Citus, the shard it lives on).
-  await sql`
+  return sql`
     WITH t AS (
       SELECT * FROM unnest(${column((a) => a.id)}::text[], ${column((a) => a.partnerId)}::text[], ${column((a) => a.at)}::timestamptz[],
                            ${column((a) => a.outcome.statusCode)}::int[], ${column((a) => a.outcome.error)}::text[],
@@ -166,10 +188,11 @@ export async function recordAttempts(
       SELECT id, partner_id, at, code, outcome_error, duration FROM t ORDER BY n
     ), released AS (
       UPDATE webhook_messages m SET leased_until = NULL
-      FROM unnest(${unsent.map((u) => u.id)}::text[], ${unsent.map((u) => u.partnerId)}::text[]) AS u(id, partner_id)
-      WHERE m.partner_id = u.partner_id AND m.id = u.id AND m.status = 'PENDING'
+      FROM unnest(${unsentIds}::text[], ${unsent.map((u) => u.partnerId)}::text[]) AS u(id, partner_id)
+      WHERE m.partner_id = u.partner_id AND m.id = u.id AND m.id = ANY (${unsentIds}::text[]) AND ${stillPending}
     )
     UPDATE webhook_messages m SET status = t.status, attempts = t.attempts, last_error = t.error,
            next_attempt_at = t.next_at, leased_until = NULL, delivered_at = t.delivered_at
-    FROM t WHERE m.partner_id = t.partner_id AND m.id = t.id AND m.status = 'PENDING'`.execute(db);
+    FROM t WHERE m.partner_id = t.partner_id AND m.id = t.id AND m.id = ANY (ARRAY(SELECT t.id FROM t))
+     AND ${stillPending}`;
 }
