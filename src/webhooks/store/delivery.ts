@@ -155,25 +155,27 @@ export async function recordAttempts(
 }
 
 /**
- * `m.status = 'PENDING'`, written so that PostgreSQL cannot read it through the due-order indexes,
- * whose predicate is that very condition. With no statistics yet (a new database's first crowd,
- * before autovacuum's first analyze) it took that index for a few thousand rows and planned the
- * record of a round as a hash join over every PENDING message: 50-90 ms a round of 160 with
- * 100,000-300,000 due, a backlog drained at a thousand messages a second (docs/performance.md,
- * "Eighteenth round"). Read from the row, the condition leaves the primary key (`m.id = ANY`).
+ * The PENDING message (alias `m`) of each row of the statement's CTE `rows` (columns `id`,
+ * `partner_id`), found by its id through the primary key whatever PostgreSQL knows of the table.
+ * The status is read from the row, written so that the due-order indexes cannot serve it: their
+ * predicate is that very condition, and with no statistics yet (a new database's first crowd,
+ * before autovacuum's first analyze) PostgreSQL took such an index for a few thousand rows and
+ * planned the record of a round as a hash join over every PENDING message: 50-90 ms a round of 160
+ * with 100,000-300,000 due, a backlog drained at a thousand messages a second (docs/performance.md,
+ * "Eighteenth round"). The ids alone were not enough: it then ANDed that index's bitmap with the key's.
  */
-const stillPending = sql`(m.status || '') = 'PENDING'`;
+function pendingMessageOf(rows: 't' | 'u'): RawBuilder<unknown> {
+  const r = sql.raw(rows);
+  return sql`m.partner_id = ${r}.partner_id AND m.id = ${r}.id AND m.id = ANY (ARRAY(SELECT ${r}.id FROM ${r}))
+    AND (m.status || '') = 'PENDING'`;
+}
 
-/**
- * The statement of recordAttempts: each update finds its messages by their ids, through the primary
- * key, whatever PostgreSQL knows of the table (stillPending).
- */
+/** The statement of recordAttempts (its messages found as pendingMessageOf says). */
 export function recordAttemptsStatement(
   attempts: readonly Attempt[],
   unsent: ReadonlyArray<{ id: string; partnerId: string }>,
 ) {
   const column = <T>(pick: (a: Attempt) => T) => attempts.map(pick);
-  const unsentIds = unsent.map((u) => u.id);
   // Every row named with its partner_id as well as its id (on Citus, the shard it lives on).
   return sql`
     WITH t AS (
@@ -183,16 +185,15 @@ export function recordAttemptsStatement(
                            ${column((a) => a.attempts)}::int[], ${column((a) => a.error)}::text[],
                            ${column((a) => a.nextAttemptAt)}::timestamptz[], ${column((a) => a.deliveredAt)}::timestamptz[])
              WITH ORDINALITY AS t(id, partner_id, at, code, outcome_error, duration, status, attempts, error, next_at, delivered_at, n)
+    ), u AS (
+      SELECT * FROM unnest(${unsent.map((u) => u.id)}::text[], ${unsent.map((u) => u.partnerId)}::text[]) AS u(id, partner_id)
     ), attempt AS (
       INSERT INTO webhook_attempts (message_id, partner_id, attempted_at, status_code, error, duration_ms)
       SELECT id, partner_id, at, code, outcome_error, duration FROM t ORDER BY n
     ), released AS (
-      UPDATE webhook_messages m SET leased_until = NULL
-      FROM unnest(${unsentIds}::text[], ${unsent.map((u) => u.partnerId)}::text[]) AS u(id, partner_id)
-      WHERE m.partner_id = u.partner_id AND m.id = u.id AND m.id = ANY (${unsentIds}::text[]) AND ${stillPending}
+      UPDATE webhook_messages m SET leased_until = NULL FROM u WHERE ${pendingMessageOf('u')}
     )
     UPDATE webhook_messages m SET status = t.status, attempts = t.attempts, last_error = t.error,
            next_attempt_at = t.next_at, leased_until = NULL, delivered_at = t.delivered_at
-    FROM t WHERE m.partner_id = t.partner_id AND m.id = t.id AND m.id = ANY (ARRAY(SELECT t.id FROM t))
-     AND ${stillPending}`;
+    FROM t WHERE ${pendingMessageOf('t')}`;
 }
