@@ -87,17 +87,21 @@ export async function startPgWaits(url: string): Promise<{ stop(): Promise<PgWai
   });
   return {
     async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      // A sampler that died early (its database gone) has no exit left to wait for.
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
       return JSON.parse(out.slice('ready\n'.length)) as PgWaits;
     },
   };
 }
 
 const percent = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(0)}%`;
+const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 const kinds = (counts: Record<string, number>) => {
-  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const total = sum(counts);
   return Object.entries(counts)
     .sort((a, b) => b[1] - a[1])
     .map(([kind, n]) => `${kind} ${percent(n, total)}`)
@@ -106,9 +110,9 @@ const kinds = (counts: Record<string, number>) => {
 
 /** One line: the share of each kind, the backends busy on average, the three busiest statements. */
 export function describePgWaits(waits: PgWaits): string {
-  const total = Object.values(waits.byKind).reduce((a, b) => a + b, 0);
+  const total = sum(waits.byKind);
   const statements = Object.entries(waits.byStatement)
-    .map(([name, counts]) => ({ name, counts, n: Object.values(counts).reduce((a, b) => a + b, 0) }))
+    .map(([name, counts]) => ({ name, counts, n: sum(counts) }))
     .sort((a, b) => b.n - a.n)
     .slice(0, 3)
     .map((s) => `${s.name} ${percent(s.n, total)} (${kinds(s.counts)})`);
