@@ -742,7 +742,7 @@ async function featureRows(
 }
 
 /**
- * Waits until no webhook message is PENDING, at most `maxSeconds`: how many seconds that took, and
+ * Waits until no webhook message is PENDING or in the outbox, at most `maxSeconds`: how many seconds that took, and
  * how many messages were delivered, failed and still pending by then. Delivery holds messages back
  * while the crowd saturates the service (WEBHOOK_YIELD_MS, docs/webhooks.md), so the crowd's row
  * says how late its last message went.
@@ -755,7 +755,9 @@ async function webhooksDrained(
   for (;;) {
     const { rows } = await sqlOn(
       url,
-      `SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS pending,
+      // Pending: a message not yet sent, or one still in the outbox (docs/webhooks.md "The outbox").
+      `SELECT (count(*) FILTER (WHERE status = 'PENDING')
+               + (SELECT coalesce(sum(cardinality(endpoint_ids)), 0) FROM webhook_outbox))::int AS pending,
               count(*) FILTER (WHERE status = 'DELIVERED')::int AS delivered,
               count(*) FILTER (WHERE status = 'FAILED')::int AS failed
        FROM webhook_messages`,

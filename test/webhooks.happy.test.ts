@@ -9,6 +9,7 @@ import type { MissionSetup, TestContext } from './harness.ts';
 import { linkUsers } from './link-users.ts';
 import { startReceiver } from './webhooks/receiver.ts';
 import { runWebhookBatch } from '../src/webhooks/delivery.ts';
+import { fanOutOutbox } from '../src/webhooks/store/outbox.ts';
 import { runPayoutBatch } from '../src/payout/worker.ts';
 import { insertMapping } from '../src/linking/store.ts';
 
@@ -195,6 +196,13 @@ describe('webhooks', () => {
       url: '/v1/achieve',
       body: { partnerUid: 'o-1', missionKey: 'other', completed: true },
     });
+    const waiting = await ctx.database.db
+      .selectFrom('webhook_outbox')
+      .select('id')
+      .where('partner_id', '=', other.partnerId)
+      .execute();
+    expect(waiting).toHaveLength(0);
+    await fanOutOutbox(ctx.database.db, { maxRows: 1000 });
     const rows = await ctx.database.db
       .selectFrom('webhook_messages')
       .select('id')

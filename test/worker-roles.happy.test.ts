@@ -95,7 +95,9 @@ async function counts() {
   const row = await sql<{ requested: number; paid: number; pending: number }>`
     SELECT (SELECT count(*)::int FROM claims WHERE budget_id = ${setup.budgetId} AND status = 'REQUESTED') AS requested,
            (SELECT count(*)::int FROM claims WHERE budget_id = ${setup.budgetId} AND status = 'SUCCEEDED') AS paid,
-           (SELECT count(*)::int FROM webhook_messages WHERE status = 'PENDING') AS pending`.execute(
+           -- Waiting to be sent: a pending message, or one still in the outbox (docs/webhooks.md "The outbox").
+           (SELECT count(*)::int FROM webhook_messages WHERE status = 'PENDING')
+             + (SELECT coalesce(sum(cardinality(endpoint_ids)), 0)::int FROM webhook_outbox) AS pending`.execute(
     ctx.database.db,
   );
   return row.rows[0] as { requested: number; paid: number; pending: number };

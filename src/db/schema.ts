@@ -348,6 +348,7 @@ export interface DB {
   // 0010_webhooks
   webhook_endpoints: WebhookEndpointsTable;
   webhook_messages: WebhookMessagesTable;
+  webhook_outbox: WebhookOutboxTable;
   webhook_attempts: WebhookAttemptsTable;
   // 0011_idempotency
   idempotency_keys: IdempotencyKeysTable;
@@ -568,6 +569,17 @@ export interface WebhookMessagesTable {
   last_error: string | null;
   created_at: Timestamp;
   delivered_at: NullableTimestamp;
+}
+
+/** A statement's messages to one partner, until they become webhook_messages (migration 0048). */
+export interface WebhookOutboxTable {
+  partner_id: string;
+  id: Generated<string>;
+  created_at: Timestamp;
+  endpoint_ids: string[];
+  event_types: string[];
+  event_times: Timestamp[];
+  data: JsonText<unknown>;
 }
 
 export interface WebhookAttemptsTable {

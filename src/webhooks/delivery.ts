@@ -18,6 +18,7 @@ import { groupBy } from '../domain/group-by.ts';
 import { isPublicAddress } from './addresses.ts';
 import type { AddressRules } from './addresses.ts';
 import { leaseDueMessages, recordAttempts } from './store/delivery.ts';
+import { fanOutOutbox } from './store/outbox.ts';
 import { YIELD_LOOK_MS, yieldLooks } from './delivery-yield.ts';
 import type { DeliveryYield } from './delivery-yield.ts';
 import type { Attempt, Leased, Outcome } from './store/delivery.ts';
@@ -185,6 +186,8 @@ export async function runWebhookBatch(
   const batchSize = options.batchSize ?? 20 * concurrency;
   const roundMs = options.roundMs ?? 20 * options.timeoutMs;
   const lease = new Date(now.getTime() + roundMs + options.timeoutMs + 5_000);
+  // The outbox's rows first: the messages a round may send (store/outbox.ts).
+  await fanOutOutbox(db, { dueBy: options.dueBy ?? now, maxRows: batchSize });
   const rows = await leaseDueMessages(db, options.dueBy ?? now, lease, batchSize);
   // Measured on the monotonic clock: the round's real length is what the lease must cover.
   const startBy = performance.now() + roundMs;

@@ -10,6 +10,7 @@ import { refuseEndpointUrl } from './addresses.ts';
 import type { AddressRules } from './addresses.ts';
 import { newWebhookSecret, PREVIOUS_SECRET_GRACE_MS } from './secrets.ts';
 import * as store from './store.ts';
+import { fanOutOutbox } from './store/outbox.ts';
 import type { EndpointRow, MessageFilter } from './store.ts';
 
 export interface EndpointView {
@@ -152,7 +153,15 @@ function messageView(row: MessageRow) {
   };
 }
 
+/** Outbox rows a listing turns into messages before it reads, at most (store/outbox.ts). */
+const LISTING_FAN_OUT_ROWS = 10_000;
+
 export async function listMessages(db: Kysely<DB>, filter: MessageFilter, limit: number, offset: number) {
+  // A listing shows every message written so far: those still in the outbox (the delivery worker
+  // makes them before its rounds, and waits while it yields) are made first.
+  const scope = filter.partnerId === undefined ? {} : { partnerId: filter.partnerId };
+  for (let turned = 0, step = 1; step > 0 && turned < LISTING_FAN_OUT_ROWS; turned += step)
+    step = await fanOutOutbox(db, { ...scope, maxRows: 500 });
   return (await store.listMessages(db, filter, limit, offset)).map(messageView);
 }
 

@@ -41,6 +41,8 @@ const PARTNER_TABLES = [
   // Webhook messages and their attempts (0045): a completion's events on the partner's shard.
   'webhook_messages',
   'webhook_attempts',
+  // The webhook outbox (0048): a statement's messages on the partner's shard, beside the messages.
+  'webhook_outbox',
 ];
 // Distributed on another column whose value is the partner's id: a partner's idempotency keys are
 // scoped by the partner's id (0043).

@@ -7,6 +7,7 @@ import type { TestContext } from '../harness.ts';
 /** Forgets every message and attempt: each delivery test starts from an empty outbox. */
 export async function emptyOutbox(ctx: Pick<TestContext, 'database'>): Promise<void> {
   await sql`DELETE FROM webhook_attempts`.execute(ctx.database.db);
+  await sql`DELETE FROM webhook_outbox`.execute(ctx.database.db);
   await sql`DELETE FROM webhook_messages`.execute(ctx.database.db);
 }
 
