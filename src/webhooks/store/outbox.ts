@@ -95,18 +95,17 @@ function fanOutPartner(partnerId: string, dueBy: string, limit: number) {
       INSERT INTO webhook_messages (id, endpoint_id, partner_id, event_type, rank, payload, status, next_attempt_at, created_at)
       SELECT 'msg_' || lpad(to_hex((extract(epoch FROM now()) * 1000)::bigint), 12, '0')
                     || substr(replace(gen_random_uuid()::text, '-', ''), 13), m.endpoint_id, ${partnerId}, m.type,
-             array_position(${[...WEBHOOK_EVENT_TYPES]}::text[], m.type),
-             jsonb_build_object('type', m.type, 'timestamp', ${isoUtc(sql`m.at`)}, 'data', m.data),
+             r.rank, jsonb_build_object('type', m.type, 'timestamp', ${isoUtc(sql`m.at`)}, 'data', m.data),
              'PENDING', m.at, m.at
       FROM taken t
       CROSS JOIN LATERAL ROWS FROM (unnest(t.endpoint_ids), unnest(t.event_types), unnest(t.event_times),
                                    jsonb_array_elements(t.data)) WITH ORDINALITY AS m(endpoint_id, type, at, data, n)
+      CROSS JOIN LATERAL (SELECT array_position(${[...WEBHOOK_EVENT_TYPES]}::text[], m.type) AS rank) r
       -- In each row's event order: by time, then lifecycle (mission.completed before claim.reserved
       -- before claim.requested), then as written (an aggregate's rows may come sorted by partner).
-      ORDER BY t.id, m.at, array_position(${[...WEBHOOK_EVENT_TYPES]}::text[], m.type), m.n
-      RETURNING 1
+      ORDER BY t.id, m.at, r.rank, m.n
     )
-    SELECT (SELECT count(*) FROM taken)::int AS turned, (SELECT count(*) FROM made)::int AS made`;
+    SELECT count(*)::int AS turned FROM taken`;
 }
 
 /**
