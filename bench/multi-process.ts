@@ -3,12 +3,12 @@
 // system service). Used by `npm run bench` and by test/multi-process.concurrency.test.ts.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { load } from './load.ts';
 import type { LoadResult } from './load.ts';
-import { ADMIN_TOKEN, setUpCatalog, sqlOn, startProcess, stop, waitForHttp } from './setup.ts';
+import { ADMIN_TOKEN, log, setUpCatalog, sqlOn, startProcess, stop, waitForHttp } from './setup.ts';
 import type { BenchCatalog } from './setup.ts';
 
 export const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
@@ -69,6 +69,9 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
     url,
     async stop() {
       await stop(child);
+      // What nginx said (a 502's cause: a reset, a close, a timeout) goes with the run's output.
+      const said = readFileSync(path.join(dir, 'error.log'), 'utf8').trim();
+      if (said) log(`nginx's error log:\n${said.split('\n').slice(-20).join('\n')}`);
       rmSync(dir, { recursive: true, force: true });
     },
   };
