@@ -5,7 +5,7 @@
 //   MRS_ADMIN_SECRET    an OPERATOR or OWNER secret (the console's Credentials page), or ADMIN_TOKEN
 //   PARTNER_SERVER_URL  where the example partner server will listen (default http://localhost:3000)
 import { partnerServerCommand, seedDemo } from './seed.ts';
-import type { OperatorCall } from './seed.ts';
+import { patientOperatorCall } from './patient-call.ts';
 
 const baseUrl = (process.env.MRS_BASE_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
 const secret = process.env.MRS_ADMIN_SECRET ?? process.env.ADMIN_TOKEN;
@@ -17,17 +17,14 @@ if (!secret) {
 }
 const partnerServerUrl = process.env.PARTNER_SERVER_URL ?? 'http://localhost:3000';
 
-const call: OperatorCall = async (method, url, body) => {
-  const response = await fetch(`${baseUrl}${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${secret}`,
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-    },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: await response.json().catch(() => null) };
-};
+// A service just started may answer 503 for its first seconds (or not take connections yet):
+// the call waits as its Retry-After says, for up to a minute (patient-call.ts).
+const call = patientOperatorCall({
+  baseUrl,
+  secret,
+  patienceMs: 60_000,
+  onWait: (reason, ms) => console.error(`${reason}; asking again in ${ms / 1000} s`),
+});
 
 const demo = await seedDemo(call, { partnerServerUrl });
 const command = partnerServerCommand(baseUrl, partnerServerUrl, demo).replaceAll('\n', '\n  ');

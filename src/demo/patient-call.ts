@@ -1,0 +1,66 @@
+// The demo CLI's operator call, patient with a service that is starting: `npm run demo` run the
+// moment the service's port opens got a 503 ("the service is starting") for its first seconds, or
+// had its connection refused before the port opened. Both are answers that nothing was done, so the
+// call waits (the 503's Retry-After, else a second) and asks again, until `patienceMs` has passed;
+// then the last answer, or the connection's error, is the caller's.
+import type { OperatorCall } from './seed.ts';
+
+export interface PatientCallOptions {
+  baseUrl: string;
+  secret: string;
+  /** Longest the call keeps asking, in ms. */
+  patienceMs: number;
+  /** Told before each wait: why, and for how long. */
+  onWait?: (reason: string, ms: number) => void;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/** Retry-After as seconds (the only form the service sends), else one second; at most a minute. */
+export function retryAfterMs(header: string | null): number {
+  const seconds = header !== null && /^\d+$/.test(header.trim()) ? Number(header.trim()) : 1;
+  return Math.min(Math.max(seconds, 1), 60) * 1000;
+}
+
+/** A refused or reset connection: no request reached a service. */
+function connectionRefused(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET';
+}
+
+export function patientOperatorCall(options: PatientCallOptions): OperatorCall {
+  const doFetch = options.fetch ?? fetch;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const now = options.now ?? (() => performance.now());
+  return async (method, url, body) => {
+    const deadline = now() + options.patienceMs;
+    for (;;) {
+      let waitMs: number;
+      let reason: string;
+      try {
+        const response = await doFetch(`${options.baseUrl}${url}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${options.secret}`,
+            ...(body !== undefined && { 'content-type': 'application/json' }),
+          },
+          ...(body !== undefined && { body: JSON.stringify(body) }),
+        });
+        const parsed: unknown = await response.json().catch(() => null);
+        if (response.status !== 503) return { status: response.status, body: parsed };
+        waitMs = retryAfterMs(response.headers.get('retry-after'));
+        const message = (parsed as { message?: unknown } | null)?.message;
+        reason = `${method} ${url} answered 503${typeof message === 'string' ? ` (${message})` : ''}`;
+        if (now() + waitMs > deadline) return { status: response.status, body: parsed };
+      } catch (error) {
+        if (!connectionRefused(error)) throw error;
+        waitMs = 1000;
+        reason = `${options.baseUrl} refused the connection`;
+        if (now() + waitMs > deadline) throw error;
+      }
+      options.onWait?.(reason, waitMs);
+      await sleep(waitMs);
+    }
+  };
+}
