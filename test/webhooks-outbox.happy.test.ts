@@ -5,10 +5,12 @@
 // itself where workers race for it. PGlite, PostgreSQL and Citus.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createAsset, partnerCall, rewardedMission, startTestApp } from './harness.ts';
+import { createAsset, partnerCall, rewardedMission, setupMission, startTestApp } from './harness.ts';
 import type { MissionSetup, TestContext } from './harness.ts';
 import { linkUsers } from './link-users.ts';
 import { emptyOutbox, registerEndpoint } from './webhooks/endpoints.ts';
+import { startReceiver } from './webhooks/receiver.ts';
+import { startWebhookWorker } from '../src/webhooks/delivery.ts';
 import { fanOutOutbox } from '../src/webhooks/store/outbox.ts';
 
 let ctx: TestContext;
@@ -29,6 +31,7 @@ beforeAll(async () => {
   ]));
 });
 afterAll(async () => {
+  await second?.receiver.close();
   await ctx?.close();
 });
 
@@ -59,14 +62,38 @@ async function messages() {
 
 /** Outbox rows written straight, `events` each: data {n, e} (row n, event e), their time `at`. */
 async function writeRows(count: number, events: number, at: Date) {
+  await writeRowsOf(setup.partnerId, endpointId, count, at, events);
+}
+
+async function writeRowsOf(partnerId: string, endpoint: string, count: number, at: Date, events = 1) {
   await sql`
     INSERT INTO webhook_outbox (partner_id, created_at, endpoint_ids, event_types, event_times, data)
-    SELECT ${setup.partnerId}, ${at}::timestamptz,
-           array_fill(${endpointId}::text, ARRAY[${events}::int]),
+    SELECT ${partnerId}, ${at}::timestamptz,
+           array_fill(${endpoint}::text, ARRAY[${events}::int]),
            array_fill('mission.completed'::text, ARRAY[${events}::int]),
            array_fill(${at}::timestamptz, ARRAY[${events}::int]),
            (SELECT jsonb_agg(jsonb_build_object('n', n, 'e', e) ORDER BY e) FROM generate_series(1, ${events}::int) e)
     FROM generate_series(1, ${count}::int) n`.execute(ctx.database.db);
+}
+
+/** The row of two events whose second has no event type: its messages cannot be written. */
+async function poisonRow(at: Date) {
+  await sql`
+    INSERT INTO webhook_outbox (partner_id, created_at, endpoint_ids, event_types, event_times, data)
+    VALUES (${setup.partnerId}, ${at}::timestamptz, ARRAY[${endpointId}, ${endpointId}]::text[],
+            ARRAY['mission.completed', 'no.such.event']::text[], ARRAY[${at}, ${at}]::timestamptz[],
+            '[{"n": 1}, {"n": 2}]'::jsonb)`.execute(ctx.database.db);
+}
+
+/** A second partner, with an endpoint at a receiver of its own (made once). */
+let second: { partnerId: string; endpointId: string; receiver: Awaited<ReturnType<typeof startReceiver>> };
+async function otherPartner() {
+  if (second) return second;
+  const other = await setupMission(ctx, { missionKey: 'outbox-other' });
+  const receiver = await startReceiver();
+  const { id } = await registerEndpoint(ctx, other.partnerId, receiver.url, ['mission.completed']);
+  second = { partnerId: other.partnerId, endpointId: id, receiver };
+  return second;
 }
 
 describe('the webhook outbox', () => {
@@ -146,18 +173,67 @@ describe('the webhook outbox', () => {
     expect(await messages()).toHaveLength(2);
   });
 
-  it('keeps a row whole when one of its messages cannot be written', async () => {
+  it("keeps a row whole when one of its messages cannot be written, and holds back only its partner's", async () => {
     await emptyOutbox(ctx);
-    const at = ctx.clock.now();
-    // The second event's type is no event type: its message has no rank, which the table refuses.
-    await sql`
-      INSERT INTO webhook_outbox (partner_id, created_at, endpoint_ids, event_types, event_times, data)
-      VALUES (${setup.partnerId}, ${at}::timestamptz, ARRAY[${endpointId}, ${endpointId}]::text[],
-              ARRAY['mission.completed', 'no.such.event']::text[], ARRAY[${at}, ${at}]::timestamptz[],
-              '[{"n": 1}, {"n": 2}]'::jsonb)`.execute(ctx.database.db);
-    await expect(fanOutOutbox(ctx.database.db, { maxRows: 10 })).rejects.toThrow();
-    expect(await outbox()).toEqual({ rows: 1, messages: 2 });
-    expect(await messages()).toHaveLength(0);
+    const other = await otherPartner();
+    // A minute ago: due now for the worker on the app's clock.
+    const at = new Date(ctx.clock.now().getTime() - 60_000);
+    // The poison row: its second event's type is no event type, so its message has no rank, which
+    // the table refuses. Behind it, more of its partner's rows than a round takes; the other
+    // partner's rows are younger than all of them.
+    await poisonRow(at);
+    await writeRows(25, 1, at);
+    await writeRowsOf(other.partnerId, other.endpointId, 3, new Date(at.getTime() + 1000));
+    await expect(fanOutOutbox(ctx.database.db, { maxRows: 100 })).rejects.toThrow();
+    // The poison row's partner keeps all of its rows, in their order; the other's became messages.
+    expect(await outbox()).toEqual({ rows: 26, messages: 27 });
+    expect((await messages()).map((m) => m.partner_id)).toEqual([
+      other.partnerId,
+      other.partnerId,
+      other.partnerId,
+    ]);
+
+    // The delivery worker: the other partner's webhooks go, although the stuck partner's rows are
+    // the oldest 26 and a round takes 10; its failure is logged once per retry period, not a round.
+    await writeRowsOf(other.partnerId, other.endpointId, 4, new Date(at.getTime() + 2000));
+    const logged: unknown[] = [];
+    const worker = startWebhookWorker(ctx.database.db, ctx.clock, {
+      timeoutMs: 2_000,
+      requireHttps: false,
+      allowPrivateAddresses: true,
+      batchSize: 10,
+      idleMs: 20,
+      log: (error) => logged.push(error),
+    });
+    try {
+      const started = performance.now();
+      while (other.receiver.received.length < 7 && performance.now() - started < 15_000)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      await worker.stop();
+    }
+    expect(other.receiver.received).toHaveLength(7);
+    expect(logged).toHaveLength(1);
+    expect(String(logged[0])).toContain(`partner ${setup.partnerId} could not become messages`);
+    expect(((logged[0] as Error).cause as Error).message).toMatch(/rank|null/);
+    expect(await outbox()).toEqual({ rows: 26, messages: 27 });
+
+    // An operator's listing answers (the stuck partner's messages not yet in it), never a 500.
+    const listed = await ctx.admin('GET', '/admin/v1/webhook-messages?limit=500');
+    expect(listed.statusCode, listed.body).toBe(200);
+    const items = (listed.json() as { items: Array<{ partnerId: string; status: string }> }).items;
+    expect(items.filter((m) => m.partnerId === other.partnerId).map((m) => m.status)).toEqual(
+      Array.from({ length: 7 }, () => 'DELIVERED'),
+    );
+    expect(items.filter((m) => m.partnerId === setup.partnerId)).toEqual([]);
+    const own = await ctx.admin('GET', `/admin/v1/webhook-messages?partnerId=${setup.partnerId}`);
+    expect(own.statusCode, own.body).toBe(200);
+
+    // Once the bad row is dealt with, the partner's rows go, in their order.
+    await sql`DELETE FROM webhook_outbox WHERE 'no.such.event' = ANY (event_types)`.execute(ctx.database.db);
+    expect(await fanOutOutbox(ctx.database.db, { maxRows: 100 })).toBe(25);
+    expect(await outbox()).toEqual({ rows: 0, messages: 0 });
     await emptyOutbox(ctx);
   });
 

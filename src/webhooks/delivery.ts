@@ -18,7 +18,7 @@ import { groupBy } from '../domain/group-by.ts';
 import { isPublicAddress } from './addresses.ts';
 import type { AddressRules } from './addresses.ts';
 import { leaseDueMessages, recordAttempts } from './store/delivery.ts';
-import { fanOutOutbox } from './store/outbox.ts';
+import { StuckOutboxPartners, fanOutOutbox } from './store/outbox.ts';
 import { YIELD_LOOK_MS, yieldLooks } from './delivery-yield.ts';
 import type { DeliveryYield } from './delivery-yield.ts';
 import type { Attempt, Leased, Outcome } from './store/delivery.ts';
@@ -60,6 +60,11 @@ export interface DeliveryOptions extends AddressRules {
   agent?: Dispatcher;
   /** Leases only messages due at or before this instant (default: now). */
   dueBy?: Date;
+  /**
+   * Partners whose outbox rows cannot become messages (a bug): passed over a while and reported
+   * (startWebhookWorker). Without it such a partner fails the round, once the others' are made.
+   */
+  stuckOutbox?: StuckOutboxPartners;
 }
 
 /** Resolves like the system does, then refuses any non-public address: checked for the address actually connected to. */
@@ -187,7 +192,12 @@ export async function runWebhookBatch(
   const roundMs = options.roundMs ?? 20 * options.timeoutMs;
   const lease = new Date(now.getTime() + roundMs + options.timeoutMs + 5_000);
   // The outbox's rows first: the messages a round may send (store/outbox.ts).
-  await fanOutOutbox(db, { dueBy: options.dueBy ?? now, maxRows: batchSize });
+  const stuck = options.stuckOutbox;
+  await fanOutOutbox(db, {
+    dueBy: options.dueBy ?? now,
+    maxRows: batchSize,
+    ...(stuck && { skipPartners: stuck.skip(), onPartnerError: (id, error) => stuck.failed(id, error) }),
+  });
   const rows = await leaseDueMessages(db, options.dueBy ?? now, lease, batchSize);
   // Measured on the monotonic clock: the round's real length is what the lease must cover.
   const startBy = performance.now() + roundMs;
@@ -311,6 +321,9 @@ async function deliver(
   };
 }
 
+/** How long a worker passes over a partner whose outbox rows could not become messages. */
+export const STUCK_OUTBOX_RETRY_MS = 10_000;
+
 /**
  * Runs delivery rounds until stopped: back to back while there is work, else every `idleMs`; with
  * `yieldTo`, while the partner API of its process is saturated, only for messages already
@@ -328,6 +341,17 @@ export function startWebhookWorker(
   const agent = options.agent ?? deliveryAgent(options);
   const maxHoldMs = options.yieldTo?.maxHoldMs ?? 0;
   const look = yieldLooks(options.yieldTo);
+  // One partner's broken outbox row holds back only that partner's webhooks (store/outbox.ts).
+  const stuckOutbox = new StuckOutboxPartners({
+    retryMs: STUCK_OUTBOX_RETRY_MS,
+    report: (partnerId, error, retryMs) =>
+      options.log?.(
+        new Error(
+          `the webhook outbox rows of partner ${partnerId} could not become messages (kept; its webhooks wait, tried again in ${retryMs / 1000} s)`,
+          { cause: error },
+        ),
+      ),
+  });
   const later = (next: () => void, ms: number) => {
     if (!stopped) timer = setTimeout(next, ms);
   };
@@ -339,7 +363,12 @@ export function startWebhookWorker(
       try {
         // Yielding, only what has waited maxHoldMs goes: late by at most that, in event order.
         const dueBy = yieldingNow ? new Date(clock.now().getTime() - maxHoldMs) : undefined;
-        handled = await runWebhookBatch(db, clock, { ...options, agent, ...(dueBy && { dueBy }) });
+        handled = await runWebhookBatch(db, clock, {
+          ...options,
+          agent,
+          stuckOutbox,
+          ...(dueBy && { dueBy }),
+        });
       } catch (error) {
         options.log?.(error);
       }

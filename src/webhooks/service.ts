@@ -156,12 +156,34 @@ function messageView(row: MessageRow) {
 /** Outbox rows a listing turns into messages before it reads, at most (store/outbox.ts). */
 const LISTING_FAN_OUT_ROWS = 10_000;
 
-export async function listMessages(db: Kysely<DB>, filter: MessageFilter, limit: number, offset: number) {
+export async function listMessages(
+  db: Kysely<DB>,
+  filter: MessageFilter,
+  limit: number,
+  offset: number,
+  /** A partner whose outbox rows cannot become messages (a bug): the listing shows the rest. */
+  onPartnerError: (partnerId: string, error: unknown) => void,
+) {
   // A listing shows every message written so far: those still in the outbox (the delivery worker
   // makes them before its rounds, and waits while it yields) are made first.
   const scope = filter.partnerId === undefined ? {} : { partnerId: filter.partnerId };
-  for (let turned = 0, step = 1; step > 0 && turned < LISTING_FAN_OUT_ROWS; turned += step)
-    step = await fanOutOutbox(db, { ...scope, maxRows: 500 });
+  const stuck: string[] = [];
+  const failed = (partnerId: string, error: unknown) => {
+    stuck.push(partnerId);
+    onPartnerError(partnerId, error);
+  };
+  for (let turned = 0; turned < LISTING_FAN_OUT_ROWS;) {
+    const stuckBefore = stuck.length;
+    const step = await fanOutOutbox(db, {
+      ...scope,
+      maxRows: 500,
+      skipPartners: stuck,
+      onPartnerError: failed,
+    });
+    turned += step;
+    // Done when a step turned nothing, unless a partner failed in it: the others may come after it.
+    if (step === 0 && stuck.length === stuckBefore) break;
+  }
   return (await store.listMessages(db, filter, limit, offset)).map(messageView);
 }
 

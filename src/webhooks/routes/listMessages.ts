@@ -31,7 +31,12 @@ export const listMessagesRoute: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { limit, offset, ...filter } = request.query;
-      return { items: await listMessages(database.db, filter, limit ?? 100, offset ?? 0) };
+      const stuck = (partnerId: string, err: unknown) =>
+        request.log.error(
+          { err, partnerId },
+          'webhook outbox rows could not become messages: listed without them, kept in the outbox',
+        );
+      return { items: await listMessages(database.db, filter, limit ?? 100, offset ?? 0, stuck) };
     },
   );
 };

@@ -43,31 +43,52 @@ export function webhookOutboxCte(name: string, events: RawBuilder<unknown>): Raw
  * deleted and their messages inserted by one statement (on Citus one shard's, docs/scaling.md "On
  * Citus"), rows another worker holds skipped: each row becomes its messages exactly once, whoever
  * crashes when. Answers how many rows it turned.
+ *
+ * A partner whose rows cannot become messages (a bug: an event type the table refuses, say) keeps
+ * them whole and holds back only its own webhooks, in their order: the other partners' rows are
+ * turned all the same. Its error goes to `onPartnerError`; without one, the first such error is
+ * thrown once the others are done. `skipPartners` are passed over (StuckOutboxPartners), so that
+ * the rows piling up behind such a row do not fill the oldest `maxRows` and starve the others.
  */
 export async function fanOutOutbox(
   db: Kysely<DB>,
-  options: { dueBy?: Date; maxRows: number; partnerId?: string },
+  options: {
+    dueBy?: Date;
+    maxRows: number;
+    partnerId?: string;
+    skipPartners?: readonly string[];
+    onPartnerError?: (partnerId: string, error: unknown) => void;
+  },
 ): Promise<number> {
   const dueBy = options.dueBy?.toISOString() ?? 'infinity';
+  const skip = options.skipPartners ?? [];
   const partners =
     options.partnerId !== undefined
-      ? [options.partnerId]
-      : (await outboxPartners(dueBy, options.maxRows).execute(db)).rows.map((row) => row.partner_id);
+      ? [options.partnerId].filter((id) => !skip.includes(id))
+      : (await outboxPartners(dueBy, options.maxRows, skip).execute(db)).rows.map((row) => row.partner_id);
   let turned = 0;
+  const failed: unknown[] = [];
   for (const partnerId of partners) {
     if (turned >= options.maxRows) break;
-    const { rows } = await fanOutPartner(partnerId, dueBy, options.maxRows - turned).execute(db);
-    turned += rows[0]?.turned ?? 0;
+    try {
+      const { rows } = await fanOutPartner(partnerId, dueBy, options.maxRows - turned).execute(db);
+      turned += rows[0]?.turned ?? 0;
+    } catch (error) {
+      if (options.onPartnerError) options.onPartnerError(partnerId, error);
+      else failed.push(error);
+    }
   }
+  if (failed.length > 0) throw failed[0];
   return turned;
 }
 
-/** The partners of the oldest outbox rows (no lock), the oldest first. */
-function outboxPartners(dueBy: string, limit: number) {
+/** The partners of the oldest outbox rows but those of `skip` (no lock), the oldest first. */
+function outboxPartners(dueBy: string, limit: number, skip: readonly string[]) {
   return sql<{ partner_id: string }>`
     SELECT partner_id FROM (
       SELECT o.partner_id, o.created_at FROM webhook_outbox o
       WHERE o.created_at <= ${dueBy}::timestamptz
+        ${skip.length > 0 ? sql`AND o.partner_id <> ALL (${[...skip]}::text[])` : sql``}
       ORDER BY o.created_at LIMIT ${limit}
     ) oldest
     GROUP BY partner_id ORDER BY min(created_at), partner_id`;
@@ -106,6 +127,41 @@ function fanOutPartner(partnerId: string, dueBy: string, limit: number) {
       ORDER BY t.id, m.at, r.rank, m.n
     )
     SELECT count(*)::int AS turned FROM taken`;
+}
+
+/**
+ * The partners whose outbox rows a worker could not turn into messages (fanOutOutbox): each passed
+ * over for `retryMs`, then tried again; each failure told to `report` (so at most once a `retryMs`
+ * per partner: a log line, not one a round). Kept in the worker's memory on purpose: nothing is
+ * lost if it is forgotten (the rows stay in the table), and each worker finds the row on its own.
+ */
+export class StuckOutboxPartners {
+  readonly #until = new Map<string, number>();
+  readonly #retryMs: number;
+  readonly #report: (partnerId: string, error: unknown, retryMs: number) => void;
+  readonly #now: () => number;
+
+  constructor(options: {
+    retryMs: number;
+    report: (partnerId: string, error: unknown, retryMs: number) => void;
+    now?: () => number;
+  }) {
+    this.#retryMs = options.retryMs;
+    this.#report = options.report;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** The partners to pass over now. */
+  skip(): string[] {
+    const now = this.#now();
+    for (const [partnerId, until] of this.#until) if (until <= now) this.#until.delete(partnerId);
+    return [...this.#until.keys()];
+  }
+
+  failed(partnerId: string, error: unknown): void {
+    this.#until.set(partnerId, this.#now() + this.#retryMs);
+    this.#report(partnerId, error, this.#retryMs);
+  }
 }
 
 /**
