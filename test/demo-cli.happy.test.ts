@@ -36,19 +36,25 @@ function app() {
   return { fastify, seen };
 }
 
+/** A patient call to the port, with twenty seconds' patience, and the waits it said (reason and ms). */
+function patientCall(port: number, secret = 's') {
+  const waits: string[] = [];
+  const call = patientOperatorCall({
+    baseUrl: `http://127.0.0.1:${port}`,
+    secret,
+    patienceMs: 20_000,
+    onWait: (reason, ms) => waits.push(`${reason} ${ms}`),
+  });
+  return { call, waits };
+}
+
 describe('npm run demo against a service that is starting', () => {
   it('waits out the start-up 503s (Retry-After) and reaches the app once it has the port', async () => {
     const port = await freePort();
     const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'test' });
     const starting = await listenWhileStarting(config, { info: () => {} } as never);
     const { fastify, seen } = app();
-    const waits: string[] = [];
-    const call = patientOperatorCall({
-      baseUrl: `http://127.0.0.1:${port}`,
-      secret: 'adm_secret',
-      patienceMs: 20_000,
-      onWait: (reason, ms) => waits.push(`${reason} ${ms}`),
-    });
+    const { call, waits } = patientCall(port, 'adm_secret');
     // The app takes the port over 1.5 s later, as src/main.ts does once migrations have run.
     const handOver = new Promise<void>((resolve, reject) =>
       setTimeout(() => fastify.listen(starting.handOver()).then(() => resolve(), reject), 1500),
@@ -65,13 +71,7 @@ describe('npm run demo against a service that is starting', () => {
   it('waits for a port that is not open yet', async () => {
     const port = await freePort();
     const { fastify, seen } = app();
-    const waits: string[] = [];
-    const call = patientOperatorCall({
-      baseUrl: `http://127.0.0.1:${port}`,
-      secret: 's',
-      patienceMs: 20_000,
-      onWait: (reason) => waits.push(reason),
-    });
+    const { call, waits } = patientCall(port);
     const listening = new Promise<void>((resolve, reject) =>
       setTimeout(() => fastify.listen({ port, host: '127.0.0.1' }).then(() => resolve(), reject), 1200),
     );
@@ -79,20 +79,14 @@ describe('npm run demo against a service that is starting', () => {
     await listening;
     expect(answer.status).toBe(201);
     expect(seen).toHaveLength(1);
-    expect(waits[0]).toBe(`http://127.0.0.1:${port} refused the connection`);
+    expect(waits[0]).toBe(`http://127.0.0.1:${port} refused the connection 1000`);
   });
 
   it('answers any other status at once, without waiting', async () => {
     const { fastify } = app();
     await fastify.listen({ port: 0, host: '127.0.0.1' });
     const { port } = fastify.server.address() as { port: number };
-    const waits: string[] = [];
-    const call = patientOperatorCall({
-      baseUrl: `http://127.0.0.1:${port}`,
-      secret: 's',
-      patienceMs: 20_000,
-      onWait: (reason) => waits.push(reason),
-    });
+    const { call, waits } = patientCall(port);
     expect(await call('GET', '/admin/v1/forbidden')).toEqual({ status: 401, body: { code: 900 } });
     expect(waits).toEqual([]);
   });
