@@ -32,6 +32,15 @@ function migratedSnapshot(): string | undefined {
   }
 }
 
+/** The run's migrated PostgreSQL database to copy, if any (test/pglite-snapshot.ts). */
+function migratedTemplate(): string | undefined {
+  try {
+    return inject('postgresTemplate') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A fresh, migrated database for one test file; `drop` removes it again. */
 export async function createTestDatabase(): Promise<{
   database: Database;
@@ -51,7 +60,8 @@ export async function createTestDatabase(): Promise<{
   const name = `mrs_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const template = migratedTemplate();
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   // On a Citus coordinator the database must also exist on every worker (test/citus/database.ts).
   const citus = await prepareCitusDatabase(url, name);
