@@ -43,9 +43,10 @@ export default defineConfig({
           // A worker runs its files one after another in one module registry: the service's modules
           // are evaluated once a worker, not once a file. With a registry each, evaluating them took
           // 700 of the PGlite pass's 2,750 s of worker time and the pass 24.7 minutes on a slow
-          // machine; without, 32 s and 10 minutes (README, "To run the tests"). So a test file keeps
-          // nothing global between files: it makes its app, database, servers and stubs in its hooks
-          // and undoes them there (vi.unstubAllGlobals, a saved process.env restored).
+          // machine beside the Citus part; without, 85 s and 17.6 minutes (README, "To run the
+          // tests"). So a test file keeps nothing global between files: it makes its app,
+          // database, servers and stubs in its hooks and undoes them there (vi.unstubAllGlobals, a
+          // saved process.env restored).
           isolate: false,
         },
       },
