@@ -23,19 +23,13 @@ import { useStripesPerPartner } from '../src/db/citus.ts';
 
 export const ADMIN_TOKEN = 'test-owner-token-0123456789';
 
-/** The run's migrated PGlite dump, if any (none outside Vitest: bench/webhooks-hot-path.ts uses this harness). */
-function migratedSnapshot(): string | undefined {
+/**
+ * What the run's global setup provides (test/pglite-snapshot.ts): the migrated PGlite dump's path or
+ * PostgreSQL template's name, if any (none outside Vitest: bench/webhooks-hot-path.ts uses this harness).
+ */
+function provided(key: 'pgliteSnapshot' | 'postgresTemplate'): string | undefined {
   try {
-    return inject('pgliteSnapshot') || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The run's migrated PostgreSQL database to copy, if any (test/pglite-snapshot.ts). */
-function migratedTemplate(): string | undefined {
-  try {
-    return inject('postgresTemplate') || undefined;
+    return inject(key) || undefined;
   } catch {
     return undefined;
   }
@@ -50,7 +44,7 @@ export async function createTestDatabase(): Promise<{
   const url = process.env.DATABASE_URL;
   if (url === undefined || url === '') {
     // From the run's migrated dump (test/pglite-snapshot.ts) where there is one.
-    const snapshot = migratedSnapshot();
+    const snapshot = provided('pgliteSnapshot');
     const database = await openPGlite(undefined, {
       ...(snapshot && { loadDataDir: new Blob([readFileSync(snapshot)]) }),
     });
@@ -60,7 +54,7 @@ export async function createTestDatabase(): Promise<{
   const name = `mrs_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  const template = migratedTemplate();
+  const template = provided('postgresTemplate');
   await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   // On a Citus coordinator the database must also exist on every worker (test/citus/database.ts).

@@ -10,11 +10,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPostgres, wrapPGlite } from '../src/db/connection.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { onCitus } from './citus/database.ts';
+import { onCitus, withClient } from './citus/database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,16 +21,6 @@ declare module 'vitest' {
     pgliteSnapshot: string;
     /** The migrated PostgreSQL database each file's copies; '' on PGlite and on Citus. */
     postgresTemplate: string;
-  }
-}
-
-async function onServer(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
   }
 }
 
@@ -44,7 +33,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       return () => {};
     }
     const name = `mrs_template_${randomBytes(6).toString('hex')}`;
-    await onServer(url, `CREATE DATABASE ${name}`);
+    await withClient(url, (client) => client.query(`CREATE DATABASE ${name}`));
     const target = new URL(url);
     target.pathname = `/${name}`;
     const database = openPostgres(target.toString(), 1);
@@ -55,7 +44,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await database.close();
     }
     project.provide('postgresTemplate', name);
-    return () => onServer(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    return async () => {
+      await withClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    };
   }
   project.provide('postgresTemplate', '');
   const pglite = await PGlite.create();
