@@ -5,7 +5,8 @@
 // line a second per kind; the log buffer is bounded when standard output does not keep up (the lines
 // beyond it are dropped and counted); /readyz says not ready while garbage collection saturates the
 // process, and ready again once it stops. And the issue's scenario itself (PostgreSQL pass): after a
-// postmaster kill under load, the heap is back at its level before and throughput at 0.8x or more.
+// postmaster kill under load, the heap is back at its level before and the process spends no more of
+// its CPU collecting garbage than before.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { runInNewContext } from 'node:vm';
@@ -140,7 +141,13 @@ describe('/readyz while garbage collection saturates the process', () => {
 // database's postmaster killed twice under that load. Its standard output is read at 400 KB/s and not
 // at all from the outage on (a log shipper that is behind, then stuck): what the process keeps of
 // the outage's refusals stays in its heap. Afterwards the heap's old space is back at its level
-// before, and throughput on the same load is at least 0.8x of before, in the same run.
+// before, and the share of the process's CPU spent collecting garbage on the same load is no more
+// than before (plus a margin). The issue saw the symptom as throughput, a tenth of before; this test
+// asserted 0.8x of it until a CI run read 62/s before and at best 21/s after with the heap unchanged:
+// on two cores shared with the rest of the suite, requests a second measure the machine's share. The
+// garbage collector's share of the process's own CPU does not depend on that share: it is near all of
+// it in a process whose heap is at its cap, and the same after as before in one that kept nothing.
+// Throughput is printed, and measured where speed belongs: bench/ (the bench's RSS and open-loop rows).
 const bin = postgresBinDir();
 const cannotRun = ownPostgresUnavailable();
 const onPostgresPass = process.env.DATABASE_URL !== undefined && process.env.DATABASE_URL !== '';
@@ -154,6 +161,8 @@ describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL p
     let reading = true;
     const METRICS_TOKEN = 'restart-test-metrics-token-0123';
     const REFUSALS = 12_000;
+    /** How much more of its CPU the process may spend collecting after than before (a share of 1). */
+    const GC_SHARE_MARGIN = 0.1;
 
     beforeAll(async () => {
       cluster = await createOwnPostgres(bin as string);
@@ -206,7 +215,19 @@ describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL p
       return Number(bytes) / 1e6;
     };
 
-    it('leaves the heap at its level before and throughput at least 0.8x of before', async () => {
+    /** The process's CPU seconds so far and the garbage collector's pauses in them (seconds). */
+    const cpuAndGc = async () => {
+      const text = await (
+        await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+      ).text();
+      let gc = 0;
+      for (const match of text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)/gm))
+        gc += Number(match[1]);
+      const cpu = Number(/^process_cpu_seconds_total (\S+)/m.exec(text)?.[1]);
+      return { cpu, gc };
+    };
+
+    it('leaves the heap at its level before and garbage collection at its share of CPU before', async () => {
       const catalog = await setUpCatalog(base, cluster.url, 1000);
       await linkHalfTheUsers(cluster.url, catalog.partnerId);
       const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -217,6 +238,7 @@ describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL p
        */
       const achieve = async (seconds: number) => {
         let least = Number.POSITIVE_INFINITY;
+        const start = await cpuAndGc();
         const sampler = setInterval(() => {
           void oldSpaceMB().then(
             (mb) => (least = Math.min(least, mb)),
@@ -232,7 +254,9 @@ describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL p
             duration: seconds,
             requests: [{ setupRequest: (r) => ({ ...r, body: catalog.progressBody() }) }],
           });
-          return { ...result, leastOldSpaceMB: least };
+          const end = await cpuAndGc();
+          const gcShare = (end.gc - start.gc) / (end.cpu - start.cpu);
+          return { ...result, leastOldSpaceMB: least, gcShare };
         } finally {
           clearInterval(sampler);
         }
@@ -288,25 +312,27 @@ describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL p
       outageLoad.stop();
       await outageDone;
 
-      // After: the best of up to five runs of the same load. A process that kept the outage's memory
-      // collects back to back and serves a fraction in every one (a tenth in the issue); a single run
-      // on this shared machine may lose a share of its CPU to a neighbour (in CI the Citus part runs
-      // beside this one: a rehearsal read 341, 496 and 524/s after against 664 before, still rising).
+      // After: the best of up to three runs of the same load. A process that kept the outage's memory
+      // collects back to back in every one; the first run after the restart may still be filling the
+      // pool and warming statements.
+      const gcLimit = before.gcShare + GC_SHARE_MARGIN;
       const after = [];
-      for (let run = 0; run < 5; run++) {
+      for (let run = 0; run < 3; run++) {
         after.push(await achieve(6));
-        if ((after.at(-1)?.rps ?? 0) >= 0.8 * before.rps) break;
+        if ((after.at(-1)?.gcShare ?? 1) <= gcLimit) break;
       }
-      const best = Math.max(...after.map((r) => r.rps));
+      const gcAfter = Math.min(...after.map((r) => r.gcShare));
       const heapAfter = Math.min(...after.map((r) => r.leastOldSpaceMB));
       const summary = JSON.stringify({
         rpsBefore: Math.round(before.rps),
         rpsAfter: after.map((r) => Math.round(r.rps)),
+        gcShareOfCpu: { before: before.gcShare, after: after.map((r) => r.gcShare) },
         refusedDuringOutage: refused,
         oldSpaceMB: { before: before.leastOldSpaceMB, after: heapAfter },
       });
       console.log(`restart under load: ${summary}`);
-      expect(best, summary).toBeGreaterThanOrEqual(0.8 * before.rps);
+      expect(before.gcShare, summary).toBeLessThan(0.5);
+      expect(gcAfter, summary).toBeLessThanOrEqual(gcLimit);
       // Within 8 MB of before (readings of the same process wander by a few MB); the log backlog of
       // the outage's refusals with their stacks was three times that.
       expect(heapAfter, summary).toBeLessThanOrEqual(before.leastOldSpaceMB + 8);
