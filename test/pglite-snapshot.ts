@@ -24,14 +24,41 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void> | void> {
+interface Prepared {
+  pgliteSnapshot: string;
+  postgresTemplate: string;
+  teardown: () => Promise<void> | void;
+}
+
+/**
+ * Vitest runs a global setup once per project, and the root config's is inherited by both projects
+ * (vitest.config.ts): three runs, three migrated databases. Kept on globalThis, since each project
+ * loads this module anew in the one main process: made by the first run, handed to the others, undone
+ * by the last teardown.
+ */
+const shared = globalThis as typeof globalThis & {
+  mrsTestDatabase?: { prepared: Promise<Prepared>; users: number };
+};
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  shared.mrsTestDatabase ??= { prepared: prepare(), users: 0 };
+  const entry = shared.mrsTestDatabase;
+  entry.users += 1;
+  const prepared = await entry.prepared;
+  project.provide('pgliteSnapshot', prepared.pgliteSnapshot);
+  project.provide('postgresTemplate', prepared.postgresTemplate);
+  return async () => {
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    shared.mrsTestDatabase = undefined;
+    await prepared.teardown();
+  };
+}
+
+async function prepare(): Promise<Prepared> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    project.provide('pgliteSnapshot', '');
-    if (await onCitus()) {
-      project.provide('postgresTemplate', '');
-      return () => {};
-    }
+    if (await onCitus()) return { pgliteSnapshot: '', postgresTemplate: '', teardown: () => {} };
     const name = `mrs_template_${randomBytes(6).toString('hex')}`;
     await withClient(url, (client) => client.query(`CREATE DATABASE ${name}`));
     const target = new URL(url);
@@ -43,12 +70,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // A template takes no copy while anyone is connected to it.
       await database.close();
     }
-    project.provide('postgresTemplate', name);
-    return async () => {
-      await withClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    return {
+      pgliteSnapshot: '',
+      postgresTemplate: name,
+      teardown: async () => {
+        await withClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      },
     };
   }
-  project.provide('postgresTemplate', '');
   const pglite = await PGlite.create();
   await migrate(wrapPGlite(pglite));
   const dump = await pglite.dumpDataDir('none');
@@ -56,6 +85,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const folder = mkdtempSync(path.join(tmpdir(), 'mrs-pglite-'));
   const file = path.join(folder, 'migrated.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  project.provide('pgliteSnapshot', file);
-  return () => rmSync(folder, { recursive: true, force: true });
+  return {
+    pgliteSnapshot: file,
+    postgresTemplate: '',
+    teardown: () => rmSync(folder, { recursive: true, force: true }),
+  };
 }
