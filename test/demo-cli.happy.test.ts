@@ -6,7 +6,8 @@ import { createServer } from 'node:net';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { patientOperatorCall, retryAfterMs } from '../src/demo/patient-call.ts';
+import { patientOperatorCall, retryAfterMs, waitForAsset } from '../src/demo/patient-call.ts';
+import type { OperatorCall } from '../src/demo/seed.ts';
 import { listenWhileStarting } from '../src/http/start-up-server.ts';
 
 const closers: Array<() => Promise<unknown>> = [];
@@ -124,6 +125,45 @@ describe('npm run demo against a service that is starting', () => {
       patientOperatorCall({ ...options, baseUrl: `http://127.0.0.1:${closedPort}` })('GET', '/x'),
     ).rejects.toThrow();
     expect(slept).toEqual([1000, 1000, 1000, 1000, 1000]);
+  });
+
+  it('waits for the reward asset while it is 404, gives up after its patience, and stops at any other answer', async () => {
+    // The asset appears at the fourth question; a clock the waits move.
+    let clock = 0;
+    const asked: string[] = [];
+    const answers =
+      (statuses: number[]): OperatorCall =>
+      async (method, url) => {
+        asked.push(`${method} ${url}`);
+        const status = statuses.shift() ?? 404;
+        return { status, body: status === 404 ? { code: 1401, name: 'NOT_FOUND_REWARD_ASSET' } : {} };
+      };
+    const waits: string[] = [];
+    const options = {
+      patienceMs: 10_000,
+      now: () => clock,
+      sleep: async (ms: number) => void (clock += ms),
+      onWait: (reason: string, ms: number) => waits.push(`${reason} ${ms}`),
+    };
+    await waitForAsset(answers([404, 404, 404, 200]), 'ast_devtoken', options);
+    expect(asked).toEqual(Array(4).fill('GET /admin/v1/reward-assets/ast_devtoken'));
+    expect(waits).toEqual(
+      Array(3).fill(
+        'the reward asset ast_devtoken is not registered yet (the development chain is starting) 1000',
+      ),
+    );
+
+    clock = 0;
+    await expect(waitForAsset(answers([]), 'ast_devtoken', options)).rejects.toThrow(
+      /^demo: the reward asset ast_devtoken is not there after 10 s: the development chain registers it/,
+    );
+    expect(clock).toBe(10_000);
+
+    clock = 0;
+    await expect(waitForAsset(answers([401]), 'ast_devtoken', options)).rejects.toThrow(
+      'demo: GET /admin/v1/reward-assets/ast_devtoken answered 401: {}',
+    );
+    expect(clock).toBe(0);
   });
 
   it('reads Retry-After as seconds, a second when absent or not a number, a minute at most', () => {

@@ -111,6 +111,53 @@ describe('the service process', () => {
     }
   }, 200_000);
 
+  it("npm run demo started as the port opens waits for the development chain's token, then seeds once", async () => {
+    const port = await freePort();
+    const chainDataDir = mkdtempSync(path.join(tmpdir(), 'mrs-process-demo-'));
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      const service = startWithChain(port, chainDataDir, {
+        ADMIN_TOKEN: 'process-test-owner-token',
+        // As README's first step starts it: the example partner server's loopback webhook URL is let in.
+        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+      });
+      // The moment anything answers on the port (the start-up server's 503 counts).
+      let open = false;
+      for (let i = 0; i < 3000 && !open; i++) {
+        open = await fetch(`${base}/healthz`).then(
+          () => true,
+          () => false,
+        );
+        if (!open) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(open).toBe(true);
+      // What `npm run demo` runs (package.json), pointed at this service.
+      const demo = spawn(process.execPath, ['--import', 'tsx', 'src/demo/cli.ts'], {
+        env: { ...process.env, MRS_BASE_URL: base, ADMIN_TOKEN: 'process-test-owner-token' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let [out, err] = ['', ''];
+      demo.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      demo.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => demo.on('exit', resolve));
+      console.log(`npm run demo, its waits:\n${err}`);
+      expect(code, `${out}\n${err}\n${service.output()}`).toBe(0);
+      expect(out).toContain('Demo campaign ready');
+      // The service's log says the token was registered after readiness, and only one partner exists:
+      // nothing was created before the asset was there.
+      expect(service.output()).toContain('development chain started');
+      const partners = await fetch(`${base}/admin/v1/partners`, {
+        headers: { authorization: 'Bearer process-test-owner-token' },
+      }).then((r) => r.json() as Promise<{ items: unknown[] }>);
+      expect(partners.items).toHaveLength(1);
+      service.child.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+    } finally {
+      for (const { pid } of chainProcesses(chainDataDir)) process.kill(pid, 'SIGKILL');
+      rmSync(chainDataDir, { recursive: true, force: true });
+    }
+  }, 200_000);
+
   it('killed with SIGKILL, leaves no development chain behind', async () => {
     const chainDataDir = mkdtempSync(path.join(tmpdir(), 'mrs-process-orphan-'));
     try {
@@ -133,13 +180,14 @@ describe('the service process', () => {
 });
 
 /** The service on PGlite with the development chain, both keeping their data in `dataDir`. */
-function startWithChain(port: number, dataDir: string) {
+function startWithChain(port: number, dataDir: string, env: Record<string, string> = {}) {
   return startService({
     PORT: String(port),
     DATABASE_URL: '',
     DATA_DIR: dataDir,
     DEV_CHAIN: 'true',
     WALLET_KEK: 'ab'.repeat(32),
+    ...env,
   });
 }
 

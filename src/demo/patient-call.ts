@@ -64,3 +64,47 @@ export function patientOperatorCall(options: PatientCallOptions): OperatorCall {
     }
   };
 }
+
+export interface AssetWaitOptions {
+  /** Longest the wait lasts, in ms. */
+  patienceMs: number;
+  /** Told before each wait: why, and for how long. */
+  onWait?: (reason: string, ms: number) => void;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * Waits until the operator API knows the reward asset `assetId`. `npm start`'s development chain
+ * registers its token (ast_devtoken) in the background just after the service is ready, so a demo run
+ * the moment the service answered created the partner and then failed on the budget with 404
+ * NOT_FOUND_REWARD_ASSET. A 404 is waited out (a second at a time) until `patienceMs` has passed;
+ * then, or on any other answer but 200, the error says what was answered.
+ */
+export async function waitForAsset(
+  call: OperatorCall,
+  assetId: string,
+  options: AssetWaitOptions,
+): Promise<void> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const now = options.now ?? (() => performance.now());
+  const deadline = now() + options.patienceMs;
+  const url = `/admin/v1/reward-assets/${encodeURIComponent(assetId)}`;
+  for (;;) {
+    const answer = await call('GET', url);
+    if (answer.status === 200) return;
+    if (answer.status !== 404)
+      throw new Error(`demo: GET ${url} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    if (now() + 1000 > deadline)
+      throw new Error(
+        `demo: the reward asset ${assetId} is not there after ${Math.round(options.patienceMs / 1000)} s: ` +
+          `the development chain registers it once started (the service logs "development chain started"; ` +
+          `DEV_CHAIN, docs/payout.md)`,
+      );
+    options.onWait?.(
+      `the reward asset ${assetId} is not registered yet (the development chain is starting)`,
+      1000,
+    );
+    await sleep(1000);
+  }
+}

@@ -4,6 +4,8 @@
 // paying tokens, and a webhook endpoint for the example server. Only operator API calls, so it runs
 // against any running service (the CLI, src/demo/cli.ts) and in tests (through inject).
 
+import { DEV_ASSET_ID } from '../chain/dev-network-store.ts';
+
 /** One operator API call: its status and parsed body. */
 export type OperatorCall = (
   method: 'GET' | 'POST' | 'PUT',
@@ -47,7 +49,7 @@ async function ok<T>(
 }
 
 export async function seedDemo(call: OperatorCall, options: DemoOptions): Promise<DemoCampaign> {
-  const assetId = options.assetId ?? 'ast_devtoken';
+  const assetId = options.assetId ?? DEV_ASSET_ID;
   const total = options.total ?? '1000';
   const base = options.partnerServerUrl.replace(/\/+$/, '');
   const partner = await ok<{ id: string }>(call, 'POST', '/admin/v1/partners', {
