@@ -74,7 +74,7 @@ async function wire(app: App, deps: AppDeps): Promise<ServerWiring> {
   const caches = await createHotPathCaches(database, config.cacheTtlMs);
   // Idempotency-Key on achieve, connect and the operator creates: added before the scopes register
   // their routes, so it attaches to those routes only (src/idempotency/route-hooks.ts).
-  app.addHook('onRoute', idempotencyOnRoute({ db, clock }));
+  app.addHook('onRoute', idempotencyOnRoute({ db, clock, group: app.coalescers }));
   let keyPurge: { stop(): Promise<void> } | undefined;
   app.addHook('onReady', async () => {
     keyPurge = startIdempotencyKeyPurge(db, clock, { log: app.log });

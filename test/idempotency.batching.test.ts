@@ -3,7 +3,8 @@
 // coalescer's re-run of each item alone then fails only the bad one. On PGlite and on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { startTestApp } from './harness.ts';
+import { ADMIN_TOKEN, startTestApp } from './harness.ts';
+import { CoalescerGroup } from '../src/db/coalescer.ts';
 import type { TestContext } from './harness.ts';
 import { claimKey, keyBatch, recordAnswer } from '../src/idempotency/store.ts';
 import type { KeyClaim } from '../src/idempotency/store.ts';
@@ -71,5 +72,35 @@ describe('idempotency claims and answers in one statement', () => {
     expect(claimed.status).toBe('rejected');
     expect(await rowOf('a3')).toMatchObject({ state: 'DONE', response_body: '{"ok":true}' });
     expect(await rowOf('b3')).toBeUndefined();
+  });
+});
+
+describe("the key batches in the app's queues", () => {
+  it('obey the queue bounds they are given (QUEUE_MAX_WAITING), not their own defaults', async () => {
+    // Before, the key batches ignored the app's bounds: keyed requests of a CI run were refused with
+    // 503 after the default 2 s though QUEUE_MAX_WAIT_MS allowed 30 s.
+    const group = new CoalescerGroup({ maxWaiting: 1, maxWaitMs: 30_000 });
+    // Two claims in one turn of the event loop: the first waits for its batch, the second finds
+    // the queue full.
+    const [first, second] = await Promise.allSettled([
+      claimKey(ctx.database.db, claimOf('bound-1'), group),
+      claimKey(ctx.database.db, claimOf('bound-2'), group),
+    ]);
+    expect(first).toEqual({ status: 'fulfilled', value: true });
+    expect(second).toMatchObject({ status: 'rejected', reason: { errorName: 'SERVICE_UNAVAILABLE' } });
+    expect(await rowOf('bound-2')).toBeUndefined();
+  });
+
+  it("join the app's group: seen by /readyz, the batch metrics and the webhooks' yield", async () => {
+    const members = ctx.app.coalescers.slotMs().length;
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/admin/v1/reward-assets',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'idempotency-key': 'group-member' },
+      payload: { symbol: 'PTS', name: 'Points', decimals: 0 },
+    });
+    expect(created.statusCode).toBe(201);
+    // The key queue is made at its first use, as a member of the app's group.
+    expect(ctx.app.coalescers.slotMs().length).toBe(members + 1);
   });
 });

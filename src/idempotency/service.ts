@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import type { CoalescerGroup } from '../db/coalescer.ts';
 import type { Clock } from '../domain/clock.ts';
 import * as store from './store.ts';
 
@@ -32,6 +33,8 @@ export interface IdempotencyDeps {
   db: Kysely<DB>;
   clock: Clock;
   leaseMs?: number;
+  /** The app's batching queues (src/db/coalescer.ts): the key batches join them. */
+  group?: CoalescerGroup;
 }
 
 /** Claims the key for this request, or says why the request is not to run. */
@@ -46,15 +49,19 @@ export async function beginKeyedRequest(
   for (let round = 0; round < 3; round++) {
     const now = deps.clock.now();
     const owner = randomUUID();
-    const claimed = await store.claimKey(deps.db, {
-      scope,
-      key,
-      fingerprint,
-      owner,
-      now,
-      lockedUntil: new Date(now.getTime() + (deps.leaseMs ?? DEFAULT_LEASE_MS)),
-      expiresAt: new Date(now.getTime() + KEY_TTL_MS),
-    });
+    const claimed = await store.claimKey(
+      deps.db,
+      {
+        scope,
+        key,
+        fingerprint,
+        owner,
+        now,
+        lockedUntil: new Date(now.getTime() + (deps.leaseMs ?? DEFAULT_LEASE_MS)),
+        expiresAt: new Date(now.getTime() + KEY_TTL_MS),
+      },
+      deps.group,
+    );
     if (claimed) return { outcome: 'RUN', owner };
     const row = await store.findKey(deps.db, scope, key);
     if (row === undefined || row.expires_at <= now) continue;
@@ -88,7 +95,7 @@ export async function endKeyedRequest(
   owner: string,
   answer: StoredAnswer,
 ): Promise<boolean> {
-  if (answerIsKept(answer.status)) return store.recordAnswer(deps.db, scope, key, owner, answer);
+  if (answerIsKept(answer.status)) return store.recordAnswer(deps.db, scope, key, owner, answer, deps.group);
   await store.releaseKey(deps.db, scope, key, owner);
   return true;
 }

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, IdempotencyKeysTable } from '../db/schema.ts';
 import { Coalescer } from '../db/coalescer.ts';
+import type { CoalescerGroup } from '../db/coalescer.ts';
 
 export interface KeyClaim {
   scope: string;
@@ -33,8 +34,8 @@ export type StoredKey = Pick<
  * database together, one statement per batch (src/db/coalescer.ts; docs/performance.md), never
  * two of one key in a batch, and in the same statement as the answers of runs that ended meanwhile.
  */
-export async function claimKey(db: Kysely<DB>, claim: KeyClaim): Promise<boolean> {
-  return batchesOf(db).submit({ claim });
+export async function claimKey(db: Kysely<DB>, claim: KeyClaim, group?: CoalescerGroup): Promise<boolean> {
+  return batchesOf(db, group).submit({ claim });
 }
 
 interface AnswerRecord {
@@ -116,17 +117,22 @@ export async function keyBatch(db: Kysely<DB>, work: KeyWork[]): Promise<boolean
   );
 }
 
-// One batching queue per database handle (the service has one).
-const batches = new WeakMap<Kysely<DB>, Coalescer<KeyWork, boolean>>();
-function batchesOf(db: Kysely<DB>) {
-  let found = batches.get(db);
+// One batching queue per app (its group of queues) or, without one, per database handle. In the
+// app's group its queue has the bounds of QUEUE_MAX_WAITING and QUEUE_MAX_WAIT_MS and counts in
+// /readyz, the batch metrics and the webhooks' yield, as the other batches of the partner API do;
+// without it, a keyed request waiting 2 s for its batch was refused with 503 whatever those said.
+const batches = new WeakMap<object, Coalescer<KeyWork, boolean>>();
+function batchesOf(db: Kysely<DB>, group: CoalescerGroup | undefined) {
+  const owner = group ?? db;
+  let found = batches.get(owner);
   if (found === undefined) {
     found = new Coalescer<KeyWork, boolean>({
       name: 'idempotency key',
       keyOf: workKey,
       run: (items) => keyBatch(db, items),
+      group,
     });
-    batches.set(db, found);
+    batches.set(owner, found);
   }
   return found;
 }
@@ -155,8 +161,9 @@ export async function recordAnswer(
   key: string,
   owner: string,
   answer: { status: number; headers: Record<string, string>; body: string | null },
+  group?: CoalescerGroup,
 ): Promise<boolean> {
-  return batchesOf(db).submit({ answer: { scope, key, owner, answer } });
+  return batchesOf(db, group).submit({ answer: { scope, key, owner, answer } });
 }
 
 /** Lets the key go (its run ended in a 5xx): the next request with it runs afresh. */
