@@ -157,7 +157,9 @@ describeUnless(needsChromium())('the console with real data', () => {
           title: 'Winter draw',
           prizeAmount: '20',
           winnersCount: 1,
-          scheduledAt: '2026-11-30T00:00:00Z',
+          // A month ahead of the app's clock, the real time here: a fixed date became the past (400
+          // DRAW_CLOSES_IN_PAST) on 2026-11-30 and failed every run after.
+          scheduledAt: new Date(ctx.clock.now().getTime() + 30 * 24 * 3600 * 1000).toISOString(),
         }),
       )
     ).id;
