@@ -373,7 +373,7 @@ describeUnless(cannotRun)('database failover', () => {
   }
 
   /** SIGKILL to the primary's postmaster under load; measures the way back. Answers the new primary. */
-  async function killPrimary(label: string): Promise<Node> {
+  async function killPrimary(label: string, attempt = 1): Promise<Node> {
     const victim = await primaryNode();
     // The standby is synchronous before the kill: every commit answered so far is on it.
     await syncStandby(other(victim), 30_000);
@@ -404,6 +404,16 @@ describeUnless(cannotRun)('database failover', () => {
       60_000,
     );
     const promoted = await primaryNode();
+    if (promoted === victim && attempt === 1) {
+      // Patroni restarted the crashed primary in place: with primary_start_timeout 0 it fails over
+      // only when the standby's Patroni confirms it can take over, and on two cores at a load
+      // average of 15 (a CI rehearsal's PostgreSQL pass, beside Chromium) its answer came too late.
+      // Nothing acknowledged is lost that way either; the failover itself is what this test is
+      // for, so once the standby is synchronous again the primary is killed once more.
+      measured[`${label}: restarted in place, killed again`] = 'yes';
+      await sleep(2000);
+      return killPrimary(label, attempt + 1);
+    }
     expect(promoted).toBe(other(victim));
     // The killed postmaster's backends live on until they notice its death (and its walsender with
     // them, so their commits still reach the standby): the first answers after the kill may come from
