@@ -145,8 +145,8 @@ describe('/readyz while garbage collection saturates the process', () => {
 // garbage collector's share of the process's CPU are printed, not asserted: both were asserted in
 // turn and both failed CI runs with the heap unchanged (62/s before, at best 21 after; a GC share of
 // 0.34 before and 0.58-0.80 after, its pauses counted in wall time, on two cores running Chromium and
-// two test workers at a load average of 15). They measure the machine's share, not the process.
-// Throughput is printed, and measured where speed belongs: bench/ (the bench's RSS and open-loop rows).
+// two test workers at a load average of 15). They measure the machine's share, not the process;
+// speed is measured where it belongs, in bench/ (the bench's RSS and open-loop rows).
 const bin = postgresBinDir();
 const cannotRun = ownPostgresUnavailable();
 const onPostgresPass = process.env.DATABASE_URL !== undefined && process.env.DATABASE_URL !== '';
@@ -203,23 +203,26 @@ describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL p
       await cluster?.destroy();
     }, 30_000);
 
+    /** The service's metrics, as text. */
+    const metricsText = async () =>
+      (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    /** The sum of the values of every series the pattern (with its value as group 1) matches. */
+    const sumOf = (text: string, series: RegExp) => {
+      let sum = 0;
+      for (const match of text.matchAll(series)) sum += Number(match[1]);
+      return sum;
+    };
+
     /** The heap's old space in use (MB): where what a process keeps ends up; the young space is garbage. */
     const oldSpaceMB = async () => {
-      const text = await (
-        await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
-      ).text();
-      const bytes = /^nodejs_heap_space_size_used_bytes\{space="old"\} (\S+)/m.exec(text)?.[1];
+      const bytes = /^nodejs_heap_space_size_used_bytes\{space="old"\} (\S+)/m.exec(await metricsText())?.[1];
       return Number(bytes) / 1e6;
     };
 
     /** The process's CPU seconds so far and the garbage collector's pauses in them (seconds). */
     const cpuAndGc = async () => {
-      const text = await (
-        await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
-      ).text();
-      let gc = 0;
-      for (const match of text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)/gm))
-        gc += Number(match[1]);
+      const text = await metricsText();
+      const gc = sumOf(text, /^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)/gm);
       const cpu = Number(/^process_cpu_seconds_total (\S+)/m.exec(text)?.[1]);
       return { cpu, gc };
     };
@@ -269,18 +272,11 @@ describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL p
       // a line of about 2 KB with its stack in the log buffer: 25 MB for these. (A machine so loaded
       // that 120 s refuse fewer tests less: the summary says how many.)
       reading = false;
-      const refusedSoFar = async () => {
-        const text = await fetch(`${base}/metrics`, {
-          headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-        }).then(
-          (r) => r.text(),
-          () => '',
+      const refusedSoFar = async () =>
+        sumOf(
+          await metricsText().catch(() => ''),
+          /^mrs_http_requests_total\{[^}]*status="503"[^}]*\} (\S+)/gm,
         );
-        let sum = 0;
-        for (const match of text.matchAll(/^mrs_http_requests_total\{[^}]*status="503"[^}]*\} (\S+)/gm))
-          sum += Number(match[1]);
-        return sum;
-      };
       let finish = () => {};
       const outageDone = new Promise<void>((resolve) => (finish = resolve));
       const outageLoad = autocannon(
@@ -311,10 +307,13 @@ describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL p
 
       // After: up to three runs of the same load, until the heap is back (the first run after the
       // restart may still be filling the pool and collecting the outage's garbage).
+      // Within 8 MB of before (readings of the same process wander by a few MB); the log backlog of
+      // the outage's refusals with their stacks was three times that.
+      const heapLimitMB = before.leastOldSpaceMB + 8;
       const after = [];
       for (let run = 0; run < 3; run++) {
         after.push(await achieve(6));
-        if ((after.at(-1)?.leastOldSpaceMB ?? Infinity) <= before.leastOldSpaceMB + 8) break;
+        if ((after.at(-1)?.leastOldSpaceMB ?? Infinity) <= heapLimitMB) break;
       }
       const heapAfter = Math.min(...after.map((r) => r.leastOldSpaceMB));
       const summary = JSON.stringify({
@@ -325,9 +324,7 @@ describeUnless(firstReason(cannotRun, needsPostgres('it runs on the PostgreSQL p
         oldSpaceMB: { before: before.leastOldSpaceMB, after: heapAfter },
       });
       console.log(`restart under load: ${summary}`);
-      // Within 8 MB of before (readings of the same process wander by a few MB); the log backlog of
-      // the outage's refusals with their stacks was three times that.
-      expect(heapAfter, summary).toBeLessThanOrEqual(before.leastOldSpaceMB + 8);
+      expect(heapAfter, summary).toBeLessThanOrEqual(heapLimitMB);
       reading = true;
     }, 400_000);
   },

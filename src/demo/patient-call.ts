@@ -5,17 +5,25 @@
 // then the last answer, or the connection's error, is the caller's.
 import type { OperatorCall } from './seed.ts';
 
-export interface PatientCallOptions {
-  baseUrl: string;
-  secret: string;
-  /** Longest the call keeps asking, in ms. */
+/** How long to keep asking, and what to tell meanwhile (sleep and now: tests move a clock). */
+export interface Patience {
+  /** Longest the asking lasts, in ms. */
   patienceMs: number;
   /** Told before each wait: why, and for how long. */
   onWait?: (reason: string, ms: number) => void;
-  fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 }
+
+export interface PatientCallOptions extends Patience {
+  baseUrl: string;
+  secret: string;
+  fetch?: typeof fetch;
+}
+
+const sleepOf = (patience: Patience) =>
+  patience.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+const nowOf = (patience: Patience) => patience.now ?? (() => performance.now());
 
 /** Retry-After as seconds (the only form the service sends), else one second; at most a minute. */
 export function retryAfterMs(header: string | null): number {
@@ -31,8 +39,8 @@ function connectionRefused(error: unknown): boolean {
 
 export function patientOperatorCall(options: PatientCallOptions): OperatorCall {
   const doFetch = options.fetch ?? fetch;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const now = options.now ?? (() => performance.now());
+  const sleep = sleepOf(options);
+  const now = nowOf(options);
   return async (method, url, body) => {
     const deadline = now() + options.patienceMs;
     for (;;) {
@@ -65,15 +73,6 @@ export function patientOperatorCall(options: PatientCallOptions): OperatorCall {
   };
 }
 
-export interface AssetWaitOptions {
-  /** Longest the wait lasts, in ms. */
-  patienceMs: number;
-  /** Told before each wait: why, and for how long. */
-  onWait?: (reason: string, ms: number) => void;
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => number;
-}
-
 /**
  * Waits until the operator API knows the reward asset `assetId`. `npm start`'s development chain
  * registers its token (ast_devtoken) in the background just after the service is ready, so a demo run
@@ -81,13 +80,9 @@ export interface AssetWaitOptions {
  * NOT_FOUND_REWARD_ASSET. A 404 is waited out (a second at a time) until `patienceMs` has passed;
  * then, or on any other answer but 200, the error says what was answered.
  */
-export async function waitForAsset(
-  call: OperatorCall,
-  assetId: string,
-  options: AssetWaitOptions,
-): Promise<void> {
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const now = options.now ?? (() => performance.now());
+export async function waitForAsset(call: OperatorCall, assetId: string, options: Patience): Promise<void> {
+  const sleep = sleepOf(options);
+  const now = nowOf(options);
   const deadline = now() + options.patienceMs;
   const url = `/admin/v1/reward-assets/${encodeURIComponent(assetId)}`;
   for (;;) {
