@@ -115,8 +115,9 @@ describe('the service process', () => {
     const port = await freePort();
     const chainDataDir = mkdtempSync(path.join(tmpdir(), 'mrs-process-demo-'));
     const base = `http://127.0.0.1:${port}`;
+    let service: ReturnType<typeof startWithChain> | undefined;
     try {
-      const service = startWithChain(port, chainDataDir, {
+      service = startWithChain(port, chainDataDir, {
         ADMIN_TOKEN: 'process-test-owner-token',
         // As README's first step starts it: the example partner server's loopback webhook URL is let in.
         WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
@@ -153,6 +154,11 @@ describe('the service process', () => {
       service.child.kill('SIGTERM');
       expect(await service.exited).toBe(0);
     } finally {
+      // A failing run must not leave the service behind (four did, running for hours beside the suite).
+      if (service?.child.exitCode === null && service.child.signalCode === null) {
+        service.child.kill('SIGKILL');
+        await service.exited;
+      }
       for (const { pid } of chainProcesses(chainDataDir)) process.kill(pid, 'SIGKILL');
       rmSync(chainDataDir, { recursive: true, force: true });
     }
