@@ -86,8 +86,9 @@ describe('the service process', () => {
   it('answers before the development chain has started, and a SIGTERM then still stops the chain', async () => {
     const port = await freePort();
     const chainDataDir = mkdtempSync(path.join(tmpdir(), 'mrs-process-chain-'));
+    let service: ReturnType<typeof startWithChain> | undefined;
     try {
-      const service = startWithChain(port, chainDataDir);
+      service = startWithChain(port, chainDataDir);
       let healthy = false;
       for (let i = 0; i < 3000 && !healthy; i++) {
         healthy = await fetch(`http://127.0.0.1:${port}/readyz`).then(
@@ -107,7 +108,7 @@ describe('the service process', () => {
         .filter((line) => line.includes(chainDataDir));
       expect(chains).toEqual([]);
     } finally {
-      rmSync(chainDataDir, { recursive: true, force: true });
+      await stopLeftovers(service, chainDataDir);
     }
   }, 200_000);
 
@@ -154,20 +155,15 @@ describe('the service process', () => {
       service.child.kill('SIGTERM');
       expect(await service.exited).toBe(0);
     } finally {
-      // A failing run must not leave the service behind (four did, running for hours beside the suite).
-      if (service?.child.exitCode === null && service.child.signalCode === null) {
-        service.child.kill('SIGKILL');
-        await service.exited;
-      }
-      for (const { pid } of chainProcesses(chainDataDir)) process.kill(pid, 'SIGKILL');
-      rmSync(chainDataDir, { recursive: true, force: true });
+      await stopLeftovers(service, chainDataDir);
     }
   }, 200_000);
 
   it('killed with SIGKILL, leaves no development chain behind', async () => {
     const chainDataDir = mkdtempSync(path.join(tmpdir(), 'mrs-process-orphan-'));
+    let service: ReturnType<typeof startWithChain> | undefined;
     try {
-      const service = startWithChain(await freePort(), chainDataDir);
+      service = startWithChain(await freePort(), chainDataDir);
       for (let i = 0; i < 1500 && !service.output().includes('development chain started'); i++)
         await new Promise((r) => setTimeout(r, 100));
       expect(chainProcesses(chainDataDir)).toHaveLength(1);
@@ -178,12 +174,23 @@ describe('the service process', () => {
         await new Promise((r) => setTimeout(r, 100));
       expect(chainProcesses(chainDataDir)).toEqual([]);
     } finally {
-      // A failing run must not leave its orphan running for the rest of the suite.
-      for (const { pid } of chainProcesses(chainDataDir)) process.kill(pid, 'SIGKILL');
-      rmSync(chainDataDir, { recursive: true, force: true });
+      await stopLeftovers(service, chainDataDir);
     }
   }, 200_000);
 });
+
+/**
+ * After a test with the development chain, passing or not: a failing run must leave neither the
+ * service nor its chain running for the rest of the suite (five services once ran for hours beside it).
+ */
+async function stopLeftovers(service: ReturnType<typeof startWithChain> | undefined, chainDataDir: string) {
+  if (service?.child.exitCode === null && service.child.signalCode === null) {
+    service.child.kill('SIGKILL');
+    await service.exited;
+  }
+  for (const { pid } of chainProcesses(chainDataDir)) process.kill(pid, 'SIGKILL');
+  rmSync(chainDataDir, { recursive: true, force: true });
+}
 
 /** The service on PGlite with the development chain, both keeping their data in `dataDir`. */
 function startWithChain(port: number, dataDir: string, env: Record<string, string> = {}) {
