@@ -1,9 +1,7 @@
 // The user's draw page in a browser (issue #31 item 9, #28 item 1): each language shows the draw's
 // own title (the default title where the operator gave none), the ticket close, and what anyone
 // needs to recompute the winners (seed, ticket list, the formula), without sideways scroll on a phone.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { partnerCall, setupMission, startTestApp } from './harness.ts';
@@ -11,7 +9,7 @@ import type { TestContext } from './harness.ts';
 import { linkUsers } from './link-users.ts';
 import { freePort, launchChromium } from './e2e/browser.ts';
 import { PHONE } from './e2e/page-checks.ts';
-import { buildWeb } from './e2e/web-build.ts';
+import { builtWeb } from './e2e/web-build.ts';
 import { describeUnless, needsChromium } from './requirements.ts';
 
 let ctx: TestContext;
@@ -34,16 +32,14 @@ const catalog = (lang: string) =>
 
 describeUnless(needsChromium())("the user's draw page", () => {
   beforeAll(async () => {
-    distDir = mkdtempSync(path.join(tmpdir(), 'mrs-draw-page-'));
+    distDir = await builtWeb();
     const port = await freePort();
     appUrl = `http://127.0.0.1:${port}`;
     [ctx, browser] = await Promise.all([
-      buildWeb(distDir).then(() =>
-        startTestApp({
-          env: { PUBLIC_BASE_URL: appUrl, WEB_DIST_DIR: distDir },
-          now: new Date().toISOString(),
-        }),
-      ),
+      startTestApp({
+        env: { PUBLIC_BASE_URL: appUrl, WEB_DIST_DIR: distDir },
+        now: new Date().toISOString(),
+      }),
       launchChromium(),
     ]);
     await ctx.app.listen({ port, host: '127.0.0.1' });
@@ -84,7 +80,6 @@ describeUnless(needsChromium())("the user's draw page", () => {
   afterAll(async () => {
     await browser?.close();
     await ctx?.close();
-    if (distDir) rmSync(distDir, { recursive: true, force: true });
   });
 
   it('shows each language its own title (Japanese, without one, the default), the close and the tickets', async () => {

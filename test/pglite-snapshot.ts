@@ -4,7 +4,8 @@
 // from the dump). On PostgreSQL, likewise one database migrated once per run, which each file's
 // database copies (`CREATE DATABASE ... TEMPLATE`) instead of applying every migration again; not
 // on a Citus coordinator, whose databases are made on every node (test/citus/database.ts). The
-// harness still runs `migrate`, which finds everything applied.
+// harness still runs `migrate`, which finds everything applied. It also makes the run's own folder
+// (`runFolder`), where the browser tests build the pages once for the run (test/e2e/web-build.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,12 +22,15 @@ declare module 'vitest' {
     pgliteSnapshot: string;
     /** The migrated PostgreSQL database each file's copies; '' on PGlite and on Citus. */
     postgresTemplate: string;
+    /** A folder of this run's own, shared by its worker processes and removed at its end. */
+    runFolder: string;
   }
 }
 
 interface Prepared {
   pgliteSnapshot: string;
   postgresTemplate: string;
+  runFolder: string;
   teardown: () => Promise<void> | void;
 }
 
@@ -47,6 +51,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const prepared = await entry.prepared;
   project.provide('pgliteSnapshot', prepared.pgliteSnapshot);
   project.provide('postgresTemplate', prepared.postgresTemplate);
+  project.provide('runFolder', prepared.runFolder);
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;
@@ -56,6 +61,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 async function prepare(): Promise<Prepared> {
+  const runFolder = mkdtempSync(path.join(tmpdir(), 'mrs-test-run-'));
+  const prepared = await prepareDatabase();
+  return {
+    ...prepared,
+    runFolder,
+    teardown: async () => {
+      rmSync(runFolder, { recursive: true, force: true });
+      await prepared.teardown();
+    },
+  };
+}
+
+async function prepareDatabase(): Promise<Omit<Prepared, 'runFolder'>> {
   const url = process.env.DATABASE_URL;
   if (url) {
     if (await onCitus()) return { pgliteSnapshot: '', postgresTemplate: '', teardown: () => {} };

@@ -1,15 +1,12 @@
 // The console's audit log in headless Chromium against the real server: an operator's writes through
 // the API are listed with who made them and what differed before and after, the filter narrows the
 // list to one kind of entity, and the page has no sideways scroll and no axe violations on a phone.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ADMIN_TOKEN, startTestApp } from '../harness.ts';
 import type { TestContext } from '../harness.ts';
 import { CHROMIUM, freePort, hasChromium, launchChromium } from './browser.ts';
-import { buildWeb } from './web-build.ts';
+import { builtWeb } from './web-build.ts';
 import { accessibilityViolations, layoutProblems } from './console-checks.ts';
 import { describeUnless, needsChromium } from '../requirements.ts';
 
@@ -25,8 +22,7 @@ let partnerEntityType: string;
 
 describeUnless(needsChromium())('the audit log page', () => {
   beforeAll(async () => {
-    distDir = mkdtempSync(path.join(tmpdir(), 'mrs-audit-e2e-'));
-    await buildWeb(distDir);
+    distDir = await builtWeb();
     const port = await freePort();
     appUrl = `http://127.0.0.1:${port}`;
     ctx = await startTestApp({ env: { PUBLIC_BASE_URL: appUrl, WEB_DIST_DIR: distDir } });
@@ -55,7 +51,6 @@ describeUnless(needsChromium())('the audit log page', () => {
   afterAll(async () => {
     await browser?.close();
     await ctx?.close();
-    if (distDir) rmSync(distDir, { recursive: true, force: true });
   });
 
   for (const viewport of [

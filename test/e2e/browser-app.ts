@@ -1,15 +1,12 @@
-// What a browser test starts: the pages built into a folder of their own, the service on a free
+// What a browser test starts: the pages built for the run (test/e2e/web-build.ts), the service on a free
 // port serving them (its clock at the real time, so ages read as they will), headless Chromium and,
 // for the chain journeys, the development chain; and the console signed in as the test's OWNER.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestApp } from '../harness.ts';
 import type { TestContext } from '../harness.ts';
 import { startTestChain, TEST_KEK } from '../chain/chain-fixture.ts';
 import { freePort, launchChromium } from './browser.ts';
-import { buildWeb } from './web-build.ts';
+import { builtWeb } from './web-build.ts';
 
 export type TestChain = Awaited<ReturnType<typeof startTestChain>>;
 
@@ -21,14 +18,13 @@ export interface BrowserApp {
   close(): Promise<void>;
 }
 
-async function start(name: string, env: Record<string, string>, withChain: boolean) {
-  const distDir = mkdtempSync(path.join(tmpdir(), `mrs-${name}-`));
+async function start(env: Record<string, string>, withChain: boolean) {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   // The server looks for the built pages when it starts: build them first (on PostgreSQL the app
   // starts faster than Vite builds, and would then serve "the web pages are not built").
   const [ctx, browser, chain] = await Promise.all([
-    buildWeb(distDir).then(() =>
+    builtWeb().then((distDir) =>
       startTestApp({
         env: {
           PUBLIC_BASE_URL: appUrl,
@@ -47,22 +43,20 @@ async function start(name: string, env: Record<string, string>, withChain: boole
     await browser.close();
     await ctx.close();
     await chain?.cleanup();
-    rmSync(distDir, { recursive: true, force: true });
   };
   return { ctx, browser, appUrl, chain, close };
 }
 
-/** `name` names the pages' temporary folder; `env` adds to (or overrides) the service's settings. */
-export async function startBrowserApp(name: string, env: Record<string, string> = {}): Promise<BrowserApp> {
-  return start(name, env, false);
+/** `env` adds to (or overrides) the service's settings. */
+export async function startBrowserApp(env: Record<string, string> = {}): Promise<BrowserApp> {
+  return start(env, false);
 }
 
 /** The same with the development chain started and the wallet key-encryption key set. */
 export async function startBrowserAppWithChain(
-  name: string,
   env: Record<string, string> = {},
 ): Promise<BrowserApp & { chain: TestChain }> {
-  const app = await start(name, env, true);
+  const app = await start(env, true);
   if (!app.chain) throw new Error('the development chain did not start');
   return { ...app, chain: app.chain };
 }

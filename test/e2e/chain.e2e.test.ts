@@ -29,7 +29,7 @@ let appUrl: string;
 
 describeUnless(needsChromium())('the chain journey in a real browser', () => {
   beforeAll(async () => {
-    app = await startBrowserAppWithChain('chain-e2e');
+    app = await startBrowserAppWithChain();
     ({ ctx, chain, browser, appUrl } = app);
   }, 180_000);
 

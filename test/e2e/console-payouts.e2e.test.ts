@@ -83,7 +83,7 @@ async function seedWallet(
 
 describeUnless(needsChromium())('the console lists chain payouts (issue #31 item 17)', () => {
   beforeAll(async () => {
-    app = await startBrowserApp('console-payouts');
+    app = await startBrowserApp();
     ctx = app.ctx;
     const { devt, tokenBudget, gemBudget } = await seedRealAssets(ctx, { gemTotal: '9999999999' });
     ids.tokenBudget = tokenBudget;

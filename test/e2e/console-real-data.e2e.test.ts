@@ -41,7 +41,7 @@ const shotName = (url: string) => {
 
 describeUnless(needsChromium())('the console with real data', () => {
   beforeAll(async () => {
-    app = await startBrowserApp('console-real', { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
+    app = await startBrowserApp({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
     ctx = app.ctx;
 
     ids.partnerId = (

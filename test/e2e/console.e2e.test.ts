@@ -3,9 +3,6 @@
 // mission, budgets' remaining amounts follow a draw, nothing pans sideways on a phone), every page at
 // phone and desktop width in English, Korean and Japanese with axe-core, and the pages added to the
 // console.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN_TOKEN, createAccount, partnerCall, setupMission, startTestApp } from '../harness.ts';
@@ -13,7 +10,7 @@ import type { MissionSetup, TestContext } from '../harness.ts';
 import { sql } from 'kysely';
 import { runPayoutBatch } from '../../src/payout/worker.ts';
 import { CHROMIUM, freePort, hasChromium, launchChromium } from './browser.ts';
-import { buildWeb } from './web-build.ts';
+import { builtWeb } from './web-build.ts';
 import { accessibilityViolations, consolePages, layoutProblems } from './console-checks.ts';
 import { describeUnless, needsChromium } from '../requirements.ts';
 
@@ -66,8 +63,7 @@ async function openConsole(
 
 describeUnless(needsChromium())('the operator console', () => {
   beforeAll(async () => {
-    distDir = mkdtempSync(path.join(tmpdir(), 'mrs-console-e2e-'));
-    await buildWeb(distDir);
+    distDir = await builtWeb();
     const port = await freePort();
     appUrl = `http://127.0.0.1:${port}`;
     ctx = await startTestApp({
@@ -163,7 +159,6 @@ describeUnless(needsChromium())('the operator console', () => {
   afterAll(async () => {
     await browser?.close();
     await ctx?.close();
-    if (distDir) rmSync(distDir, { recursive: true, force: true });
   });
 
   it('"Show claims" with the same filters asks again, so a newly paid claim appears without a reload', async () => {

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { freePort, launchChromium } from './browser.ts';
-import { buildWeb } from './web-build.ts';
+import { builtWeb } from './web-build.ts';
 import { describeUnless, needsChromium } from '../requirements.ts';
 
 const FIVE_MINUTES = 5 * 60_000;
@@ -58,9 +58,8 @@ function run(command: string, args: string[]): Promise<void> {
 describeUnless(needsChromium())('the first hour from the README, timed', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'mrs-first-hour-data-'));
-    distDir = mkdtempSync(path.join(tmpdir(), 'mrs-first-hour-web-'));
     // npm start's prestart: rebuilds the server bundle when a source is newer (never stale code).
-    await Promise.all([buildWeb(distDir), run(process.execPath, ['scripts/prestart.mjs'])]);
+    [distDir] = await Promise.all([builtWeb(), run(process.execPath, ['scripts/prestart.mjs'])]);
     browser = await launchChromium();
   }, 300_000);
 
@@ -76,7 +75,6 @@ describeUnless(needsChromium())('the first hour from the README, timed', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(distDir, { recursive: true, force: true });
   }, 30_000);
 
   it('start, sign in, start the demo, link, bind the dev wallet, complete: a paid token within 5 minutes', async () => {

@@ -2,16 +2,14 @@
 // a completed one-time mission, a streak reward's name, signing in as someone else after signing
 // out), its languages (the switcher, ?lang=, the browser's languages, titles per language) and its
 // accessibility at phone and desktop sizes. Screenshots: docs/screenshots/mission-page-<lang>.png.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createAccount, sessionCookie, startTestApp } from '../harness.ts';
 import type { TestContext } from '../harness.ts';
 import { CHROMIUM, freePort, hasChromium, launchChromium } from './browser.ts';
-import { buildWeb } from './web-build.ts';
+import { builtWeb } from './web-build.ts';
 import { describeUnless, needsChromium } from '../requirements.ts';
 
 const runBrowser = hasChromium || process.env.REQUIRE_BROWSER === '1';
@@ -84,8 +82,7 @@ async function accessibilityViolations(page: Page): Promise<string[]> {
 
 describeUnless(needsChromium())('the mission page in a real browser', () => {
   beforeAll(async () => {
-    distDir = mkdtempSync(path.join(tmpdir(), 'mrs-mission-page-'));
-    await buildWeb(distDir);
+    distDir = await builtWeb();
     const appPort = await freePort();
     appUrl = `http://127.0.0.1:${appPort}`;
     ctx = await startTestApp({
@@ -212,7 +209,6 @@ describeUnless(needsChromium())('the mission page in a real browser', () => {
   afterAll(async () => {
     await browser?.close();
     await ctx?.close();
-    if (distDir) rmSync(distDir, { recursive: true, force: true });
   });
 
   it('(a) a completed mission without a target says done, with no empty-or-full bar saying "not started"', async () => {

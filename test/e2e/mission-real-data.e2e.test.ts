@@ -72,7 +72,7 @@ async function openApp(context: BrowserContext, url = '/app'): Promise<Page> {
 
 describeUnless(needsChromium())('the mission page with real data', () => {
   beforeAll(async () => {
-    app = await startBrowserAppWithChain('mission-real');
+    app = await startBrowserAppWithChain();
     ({ ctx, chain, browser, appUrl } = app);
 
     partner.id = (

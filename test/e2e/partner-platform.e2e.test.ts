@@ -2,9 +2,6 @@
 // the mission page (a production one does not), and an operator registers a webhook endpoint in the
 // console, sees its secret once, watches a delivery's attempts and re-sends it; the receiver verifies
 // every delivery with the standardwebhooks package.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN_TOKEN, partnerCall, setupMission, startTestApp } from '../harness.ts';
@@ -13,7 +10,7 @@ import { linkUsers } from '../link-users.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { runWebhookBatch } from '../../src/webhooks/delivery.ts';
 import { freePort, launchChromium } from './browser.ts';
-import { buildWeb } from './web-build.ts';
+import { builtWeb } from './web-build.ts';
 import { describeUnless, needsChromium } from '../requirements.ts';
 
 const PRODUCTION = {
@@ -59,15 +56,13 @@ describeUnless(needsChromium())('the partner platform in the browser', () => {
   let preview: Deployment;
   beforeAll(async () => {
     // The pages are built before any app starts: an app started first would serve "not built".
-    distDir = mkdtempSync(path.join(tmpdir(), 'mrs-web-platform-'));
-    await buildWeb(distDir);
+    distDir = await builtWeb();
     preview = await deploy('preview', distDir);
     browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await preview?.ctx.close();
-    if (distDir) rmSync(distDir, { recursive: true, force: true });
   });
 
   it('a preview deployment shows its banner on the console and the mission page; production does not', async () => {

@@ -64,7 +64,7 @@ describeUnless(needsChromium())('wallet connectors in a real browser, each to a 
       } else response.writeHead(404).end();
     });
     await new Promise<void>((resolve) => sdkServer.listen(sdkPort, '127.0.0.1', resolve));
-    app = await startBrowserAppWithChain('wallets-e2e', {
+    app = await startBrowserAppWithChain({
       MINI_DAPP_CLIENT_ID: CLIENT_ID,
       MINI_DAPP_SDK_URL: `http://127.0.0.1:${sdkPort}/dapp-portal-sdk.js`,
     });

@@ -5,9 +5,7 @@
 // Screenshots of each page at phone and desktop sizes go to docs/screenshots/.
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestApp } from '../harness.ts';
@@ -15,7 +13,7 @@ import type { TestContext } from '../harness.ts';
 import { runPayoutBatch } from '../../src/payout/worker.ts';
 import { createRequire } from 'node:module';
 import { CHROMIUM, freePort, hasChromium, launchChromium } from './browser.ts';
-import { buildWeb, firstLoadJsGzipBytes } from './web-build.ts';
+import { builtWeb, firstLoadJsGzipBytes } from './web-build.ts';
 import { describeUnless, needsChromium } from '../requirements.ts';
 
 const runBrowser = hasChromium || process.env.REQUIRE_BROWSER === '1';
@@ -134,8 +132,7 @@ async function gaugeText(page: Page, missionKey: string): Promise<string> {
 
 describeUnless(needsChromium())('the console and the mission page in a real browser', () => {
   beforeAll(async () => {
-    distDir = mkdtempSync(path.join(tmpdir(), 'mrs-web-e2e-'));
-    await buildWeb(distDir);
+    distDir = await builtWeb();
     const appPort = await freePort();
     const partnerPort = await freePort();
     appUrl = `http://127.0.0.1:${appPort}`;
@@ -155,7 +152,6 @@ describeUnless(needsChromium())('the console and the mission page in a real brow
     await browser?.close();
     await new Promise((resolve) => (partnerSite ? partnerSite.close(resolve) : resolve(undefined)));
     await ctx?.close();
-    if (distDir) rmSync(distDir, { recursive: true, force: true });
   });
 
   it('keeps the first page of each app under 200 kB of gzipped JavaScript', () => {
