@@ -2,7 +2,8 @@
 // amounts like 1234567.891 and 0.000001 against a 30-digit total, a 0-decimal asset, hundreds of
 // claims and audit events, a webhook endpoint, long titles. Every page in en, ko and ja at 390x844
 // and 1280x800: nothing wider than the window, no text under 11 px, axe clean, no English catalog
-// word in Korean or Japanese; screenshots docs/screenshots/console-real-<page>-<lang>-<size>.png.
+// word in Korean or Japanese, <html lang> the page's language; screenshots
+// docs/screenshots/console-real-<page>-<lang>-<size>.png.
 // Then each console fix of the issue's items 11-16 on its own.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -218,6 +219,8 @@ describeUnless(needsChromium())('the console with real data', () => {
           await settle(app, page, url);
           const where = `${lang} ${size} ${url}`;
           problems.push(...(await pageProblems(page, where, lang === 'en' ? undefined : words, data)));
+          const htmlLang = await page.locator('html').getAttribute('lang');
+          if (htmlLang !== lang) problems.push(`${where} html lang="${htmlLang}"`);
           await page.screenshot({ path: `${SHOTS}/console-real-${shotName(url)}-${lang}-${size}.png` });
         }
         await context.close();

@@ -567,11 +567,16 @@ describeUnless(needsChromium())('the operator console', () => {
     await context.close();
   });
 
+  // In English here, on this file's data (its empty and one-row states), with the buttons and links
+  // inside scrolling tables checked too. Korean and Japanese get the same pages at both sizes in
+  // console-real-data.e2e (every page, its axe, overflow, language and tiny-text checks on hundreds
+  // of rows); sweeping them here as well took 313 of this file's 645 s in the CI rehearsal of
+  // 2026-12-02, a second sweep of the same pages in the same languages.
   for (const [size, viewport] of [
     ['phone', PHONE],
     ['desktop', DESKTOP],
   ] as const) {
-    for (const language of ['en', 'ko', 'ja']) {
+    for (const language of ['en']) {
       it(`every console page at ${size} width in ${language}: no sideways scroll, actions reachable, no axe violations`, async () => {
         const { context, page } = await openConsole(viewport, language);
         const problems: string[] = [];
