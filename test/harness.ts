@@ -118,6 +118,16 @@ export interface TestContext {
   ): Promise<LightMyRequestResponse>;
 }
 
+/** A log stream for an app's logger that parses each JSON line the app writes into `into`. */
+export function jsonLogLines(into: Array<Record<string, unknown>>): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) into.push(JSON.parse(line));
+      done();
+    },
+  });
+}
+
 export async function startTestApp(
   options: {
     env?: Record<string, string>;
@@ -132,12 +142,7 @@ export async function startTestApp(
   const config = loadConfig({ ADMIN_TOKEN, LOG_LEVEL: 'info', ...OUT_OF_THE_WAY, ...options.env });
   await ensureOwnerToken(database.db, ADMIN_TOKEN);
   const logs: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) logs.push(JSON.parse(line));
-      done();
-    },
-  });
+  const stream = jsonLogLines(logs);
   const app = await buildApp({
     config,
     database,

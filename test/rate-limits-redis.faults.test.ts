@@ -7,12 +7,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { App } from '../src/http/server.ts';
-import { startTestApp } from './harness.ts';
+import { jsonLogLines, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
 import { freePort } from './free-port.ts';
 import { describeUnless } from './requirements.ts';
@@ -203,12 +202,7 @@ describeUnless(
       // Logs like the other app (the harness's captureLogs parses every line), so both cost the same.
       logger: {
         level: 'info',
-        stream: new Writable({
-          write(chunk: Buffer, _encoding, done) {
-            for (const line of chunk.toString().split('\n')) if (line.trim()) JSON.parse(line);
-            done();
-          },
-        }),
+        stream: jsonLogLines([]),
       },
     });
     probe = new Redis(failing.port, '127.0.0.1', { maxRetriesPerRequest: 0 });

@@ -1,13 +1,12 @@
 // With REDIS_URL the rate-limit counters live in Redis (CI runs one on 127.0.0.1:6379): two app
 // instances share them, a 429 keeps the error body and Retry-After, and Redis expires them itself.
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import type { App } from '../src/http/server.ts';
-import { startTestApp } from './harness.ts';
+import { jsonLogLines, startTestApp } from './harness.ts';
 import type { TestContext } from './harness.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -25,7 +24,7 @@ let ctx: TestContext;
 let second: App;
 let redis: Redis;
 /** What the second app logged (the first's are in ctx.logs): a failure prints the breaker's lines. */
-const secondLogs: { msg?: unknown }[] = [];
+const secondLogs: Array<Record<string, unknown>> = [];
 const breakerLines = () =>
   JSON.stringify(
     [...ctx.logs, ...secondLogs].filter((line) => String(line.msg).startsWith('rate-limit Redis')),
@@ -46,15 +45,7 @@ beforeAll(async () => {
     config: ctx.config,
     database: ctx.database,
     clock: ctx.clock,
-    logger: {
-      level: 'info',
-      stream: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          for (const line of chunk.toString().split('\n')) if (line.trim()) secondLogs.push(JSON.parse(line));
-          done();
-        },
-      }),
-    },
+    logger: { level: 'info', stream: jsonLogLines(secondLogs) },
   });
   redis = new Redis(REDIS_URL);
 });
