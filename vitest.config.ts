@@ -14,7 +14,8 @@ const ISOLATED = [
 ];
 
 // Files or globs the caller leaves out, space-separated (.ci/run's PGlite pass: the browser suites
-// and the files that do not depend on the database engine, which run in the PostgreSQL pass). Vitest's --exclude does not reach a project that sets its own exclude.
+// and the files that do not depend on the database engine, which run in the PostgreSQL pass).
+// Vitest's --exclude does not reach a project that sets its own exclude.
 const LEFT_OUT = (process.env.VITEST_LEAVE_OUT ?? '').split(/\s+/).filter(Boolean);
 
 // Each test file gets its own database (a fresh PGlite, or a fresh PostgreSQL database when

@@ -14,7 +14,6 @@ import { describeUnless, needsChromium } from './requirements.ts';
 
 let ctx: TestContext;
 let browser: Browser;
-let distDir: string;
 let appUrl: string;
 let drawId: string;
 
@@ -32,14 +31,15 @@ const catalog = (lang: string) =>
 
 describeUnless(needsChromium())("the user's draw page", () => {
   beforeAll(async () => {
-    distDir = await builtWeb();
     const port = await freePort();
     appUrl = `http://127.0.0.1:${port}`;
     [ctx, browser] = await Promise.all([
-      startTestApp({
-        env: { PUBLIC_BASE_URL: appUrl, WEB_DIST_DIR: distDir },
-        now: new Date().toISOString(),
-      }),
+      builtWeb().then((distDir) =>
+        startTestApp({
+          env: { PUBLIC_BASE_URL: appUrl, WEB_DIST_DIR: distDir },
+          now: new Date().toISOString(),
+        }),
+      ),
       launchChromium(),
     ]);
     await ctx.app.listen({ port, host: '127.0.0.1' });

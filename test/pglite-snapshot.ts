@@ -61,8 +61,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 async function prepare(): Promise<Prepared> {
-  const runFolder = mkdtempSync(path.join(tmpdir(), 'mrs-test-run-'));
   const prepared = await prepareDatabase();
+  const runFolder = mkdtempSync(path.join(tmpdir(), 'mrs-test-run-'));
   return {
     ...prepared,
     runFolder,

@@ -1,6 +1,6 @@
-// What a browser test starts: the pages built for the run (test/e2e/web-build.ts), the service on a free
-// port serving them (its clock at the real time, so ages read as they will), headless Chromium and,
-// for the chain journeys, the development chain; and the console signed in as the test's OWNER.
+// What a browser test starts: the pages built for the run (test/e2e/web-build.ts), the service on a
+// free port serving them (its clock at the real time, so ages read as they will), headless Chromium
+// and, for the chain journeys, the development chain; and the console signed in as the test's OWNER.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestApp } from '../harness.ts';
 import type { TestContext } from '../harness.ts';
