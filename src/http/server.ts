@@ -37,6 +37,7 @@ import { webPages } from './web-pages.ts';
 import { withLogSerializers } from './log-redaction.ts';
 import { processLogOutput } from '../logging/log-output.ts';
 import { lazyChildLoggerFactory } from './request-logger.ts';
+import { serializersOnFirstUse } from './serializers.ts';
 import { securityHeaders } from './security-headers.ts';
 import { loadShedding } from './load-shedding.ts';
 import { rateLimits } from './rate-limits.ts';
@@ -184,6 +185,7 @@ export async function buildServer(deps: AppDeps, wire: (app: App) => Promise<Ser
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
+    schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse } },
   }) as unknown as App;
 
   const compilers = validatorCompilers();
