@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { openPostgres, wrapPGlite } from '../src/db/connection.ts';
+import { PGLITE_START_PARAMS, openPostgres, wrapPGlite } from '../src/db/connection.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { onCitus, withClient } from './citus/database.ts';
 
@@ -96,7 +96,8 @@ async function prepareDatabase(): Promise<Omit<Prepared, 'runFolder'>> {
       },
     };
   }
-  const pglite = await PGlite.create();
+  // Started as the tests' own databases will be (openPGlite), not with initdb's 128 MB pool.
+  const pglite = await PGlite.create({ startParams: [...PGLITE_START_PARAMS] });
   await migrate(wrapPGlite(pglite));
   const dump = await pglite.dumpDataDir('none');
   await pglite.close();

@@ -1,6 +1,6 @@
 // Start-up work that `npm start` skips on an existing data folder (docs/performance.md, "Start-up,
 // fifth round"): the migrations of an up-to-date database are one query, not a locked transaction per
-// file; the embedded database zeroes a small buffer pool (sixth round); the PostgreSQL driver is not
+// file; the embedded database zeroes a small buffer pool (twenty-first round); the PostgreSQL driver is not
 // loaded when the service runs on PGlite.
 import { execFile } from 'node:child_process';
 import path from 'node:path';

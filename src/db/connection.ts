@@ -19,7 +19,7 @@ import { pinnablePool } from './request-transaction.ts';
 
 export { DEFAULT_DATABASE_TIMEOUTS, describeDbError, reconnectDelayMs } from './database.ts';
 export type { Database, DatabaseLog, DatabaseProbe, DatabaseTimeouts, PoolReading } from './database.ts';
-export { openPGlite, wrapPGlite } from './pglite.ts';
+export { openPGlite, PGLITE_START_PARAMS, wrapPGlite } from './pglite.ts';
 
 // The PostgreSQL driver is loaded at the first PostgreSQL pool, not with this module: a start on PGlite
 // never needs it (pg, pg-pool, pg-types and pg-protocol: module loading at every start,

@@ -56,7 +56,7 @@ class PGlitePool implements PostgresPool {
  * PGlite's start parameters: its own, with a 16 MB buffer pool and room for 10 connections instead of
  * initdb's 128 MB and 100. PGlite runs one backend in this process, and its start zeroes the whole
  * shared memory: 128 MB cost 0.45 s of every start and 130 MiB of the process's RSS, measured
- * (docs/performance.md, "Start-up, sixth round"). Its data files are read through the operating
+ * (docs/performance.md, "Twenty-first round"). Its data files are read through the operating
  * system's cache, which keeps what the smaller pool does not.
  */
 export const PGLITE_START_PARAMS: readonly string[] = [
