@@ -111,10 +111,24 @@ describeUnless(needsChromium())('the first hour from the README, timed', () => {
     // 2. Open the link: the console as the first OWNER.
     const context = await (browser as Browser).newContext();
     const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
     await page.goto(signIn);
     // 3. The dashboard's "Start the demo" (refused while the dev chain still starts: try again).
     const demoPanel = page.getByTestId('demo-panel');
-    await demoPanel.waitFor({ timeout: 60_000 });
+    await demoPanel.waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
+      // What the page shows instead, and what the service said (CI failed here once, 2026-12-02).
+      const shown = await page
+        .locator('body')
+        .innerText()
+        .catch(() => '(no page)');
+      throw new Error(
+        `${String(error)}\n--- the page shows:\n${shown.slice(0, 2000)}\n--- its errors:\n${pageErrors.join('\n')}\n--- the service said:\n${service.output().slice(-4000)}`,
+      );
+    });
     await demoPanel.getByLabel('Example partner server address').fill(partnerUrl);
     const command = await until(
       'the demo campaign',

@@ -2,7 +2,7 @@
 // resources. Write controls are shown only to roles that may write.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { ApiError } from '../shared/api.ts';
+import { ApiError, retryTransient } from '../shared/api.ts';
 import { createApiClient } from '../shared/api-client.ts';
 import { Link, matchPath, useLocation } from '../shared/router.ts';
 import { ErrorNotice, TextField } from '../shared/ui.tsx';
@@ -171,10 +171,11 @@ function Layout({ session }: { session: ConsoleSession }) {
   );
 }
 
-export function ConsoleApp() {
+/** `problem`: why the page's first sign-in code did not sign in, shown on the sign-in form. */
+export function ConsoleApp({ problem: firstProblem }: { problem?: unknown } = {}) {
   const [signedIn, setSignedIn] = useState<{ secret: string; identity: AdminIdentity } | undefined>();
   const [checking, setChecking] = useState(() => storedSecret() !== undefined);
-  const [problem, setProblem] = useState<unknown>(undefined);
+  const [problem, setProblem] = useState<unknown>(firstProblem);
   const { t } = useConsoleText();
 
   // A secret kept from earlier in this tab: check it is still good before showing anything.
@@ -182,14 +183,17 @@ export function ConsoleApp() {
     const secret = storedSecret();
     if (secret === undefined) return;
     const controller = new AbortController();
-    whoAmI(secret, controller.signal).then(
+    // A service starting or busy for a moment is asked again; only a refused secret (3200: revoked,
+    // unknown) is forgotten. One that could not be checked (the service away, rate-limited) stays
+    // for the next load, or an OWNER whose secret was shown once would lose it to a restart.
+    retryTransient(() => whoAmI(secret, controller.signal), undefined, controller.signal).then(
       (identity) => {
         setSignedIn({ secret, identity });
         setChecking(false);
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        storeSecret(undefined);
+        if (error instanceof ApiError && error.code === 3200) storeSecret(undefined);
         setProblem(error);
         setChecking(false);
       },

@@ -9,13 +9,14 @@ import { exchangeFirstSignInCode } from './first-sign-in.ts';
 
 import { EnvironmentBanner } from '../shared/environment-banner.tsx';
 
-// A first sign-in code in the address (development) becomes this tab's sign-in before rendering.
-void exchangeFirstSignInCode().then(() =>
+// A first sign-in code in the address (development) becomes this tab's sign-in before rendering;
+// why it did not (used, expired, the service away) is shown on the sign-in form.
+void exchangeFirstSignInCode().then((failure) =>
   createRoot(document.getElementById('root') as HTMLElement).render(
     <StrictMode>
       <I18nextProvider i18n={consoleI18n}>
         <EnvironmentBanner audience="operator" />
-        <ConsoleApp />
+        <ConsoleApp problem={failure} />
       </I18nextProvider>
     </StrictMode>,
   ),

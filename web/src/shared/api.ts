@@ -78,6 +78,39 @@ export async function apiRequest<T>(method: string, url: string, options: Reques
   return parsed as T;
 }
 
+/**
+ * A failure worth trying again as it is: the service said it is starting or busy (503, whose
+ * Retry-After the pages do not wait out in full), or it could not be reached at all.
+ */
+export function isTransient(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 503 || error.status === 0);
+}
+
+/** The waits between the tries of retryTransient, in milliseconds: about 15 s in all. */
+export const TRANSIENT_RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];
+
+/**
+ * Runs `call` again while it fails transiently (isTransient), after each of `delaysMs`; the last
+ * failure, or any other, is thrown. For what a page cannot show anything without (the console's
+ * first sign-in and its check of a kept secret): a service that is still starting its development
+ * chain, or shedding load for a second, must not cost an operator the session.
+ */
+export async function retryTransient<T>(
+  call: () => Promise<T>,
+  delaysMs: readonly number[] = TRANSIENT_RETRY_DELAYS_MS,
+  signal?: AbortSignal,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      const delay = delaysMs[attempt];
+      if (delay === undefined || !isTransient(error) || signal?.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
 /** A query string from the defined, non-empty values only. */
 export function query(params: Record<string, string | number | undefined | null>): string {
   const search = new URLSearchParams();
